@@ -1,0 +1,1 @@
+"""The automatic referee: the Rules of Snooker applied to an event log."""

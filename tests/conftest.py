@@ -1,0 +1,18 @@
+"""Shared test fixtures: where the real footage is, and skipping when it is absent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FOOTAGE = ROOT.parent / "shared" / "footage" / "broadcast-overhead"
+
+
+@pytest.fixture(scope="session")
+def footage() -> Path:
+    """The real broadcast-overhead footage; skips the test when it is not beside the repo."""
+    if not FOOTAGE.is_dir():
+        pytest.skip(f"real footage not found at {FOOTAGE} (it is kept outside the repository)")
+    return FOOTAGE

@@ -1,0 +1,1 @@
+"""Video in: detection, tracking, event inference and the pipeline."""
