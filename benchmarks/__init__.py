@@ -1,0 +1,1 @@
+"""Accuracy and speed benchmarks; each writes its own section of benchmarks/RESULTS.md."""
