@@ -1,0 +1,50 @@
+"""Frame sources: files in order, honest one-line failures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.errors import BaulklineError
+from vision.source import FrameSource
+
+
+def _video(path: Path, n: int = 30) -> Path:
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25.0, (64, 48))
+    for i in range(n):
+        writer.write(np.full((48, 64, 3), i * 8 % 255, np.uint8))
+    writer.release()
+    return path
+
+
+def test_reads_every_frame_with_times(tmp_path: Path) -> None:
+    src = FrameSource(str(_video(tmp_path / "a.avi")))
+    frames = list(src.frames())
+    assert [f.index for f in frames] == list(range(30))
+    assert frames[5].t == pytest.approx(5 / 25.0)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(BaulklineError, match="no such video file"):
+        list(FrameSource(str(tmp_path / "none.mp4")).frames())
+
+
+def test_not_a_video(tmp_path: Path) -> None:
+    path = tmp_path / "x.mp4"
+    path.write_text("hello")
+    with pytest.raises(BaulklineError, match=r"x.mp4: (cannot open|no frame)"):
+        list(FrameSource(str(path)).frames())
+
+
+def test_truncated_file_keeps_frames_then_fails(tmp_path: Path) -> None:
+    path = _video(tmp_path / "b.avi", n=60)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    got = []
+    with pytest.raises(BaulklineError, match=r"(ends early|no frame)"):
+        for frame in FrameSource(str(path)).frames():
+            got.append(frame.index)
+    assert got == list(range(len(got)))

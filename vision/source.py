@@ -1,0 +1,171 @@
+"""Frames in: a video file, a camera index or a stream URL, with honest failure.
+
+Files are read as fast as the machine allows, every frame in order. Live sources (a camera,
+a stream) run in real time: a reader thread keeps only the newest frame, and frames that
+arrive while the pipeline is busy are counted as dropped, never silently lost. A source that
+cannot be opened, stops delivering, or ends early raises a one-line
+:class:`~calibration.errors.BaulklineError` naming the source and the frame, after
+everything before it has been handed out.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.errors import BaulklineError
+
+Image = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One decoded frame: its index in the source, its time (s) and the BGR image."""
+
+    index: int
+    t: float
+    image: Image
+
+
+def _is_live(source: str) -> bool:
+    return source.isdigit() or "://" in source
+
+
+@dataclass
+class FrameSource:
+    """Opens ``source`` and yields :class:`Frame` objects.
+
+    Attributes:
+        source: a path, a camera index (``"0"``) or a URL (``rtsp://...``).
+        timeout_s: a live source silent for this long is an error.
+        dropped: frames a live source delivered that the pipeline never took.
+    """
+
+    source: str
+    timeout_s: float = 5.0
+    dropped: int = 0
+    _cap: cv2.VideoCapture | None = field(default=None, repr=False)
+
+    @property
+    def live(self) -> bool:
+        """Whether the source is a camera or a stream (real time, frames may be dropped)."""
+        return _is_live(self.source)
+
+    def open(self) -> cv2.VideoCapture:
+        """Open the capture, failing with a one-line reason."""
+        if not self.live and not Path(self.source).is_file():
+            raise BaulklineError(f"{self.source}: no such video file")
+        target: int | str = int(self.source) if self.source.isdigit() else self.source
+        cap = cv2.VideoCapture(target)
+        if not cap.isOpened():
+            kind = "camera" if self.source.isdigit() else "stream" if self.live else "video"
+            raise BaulklineError(
+                f"{self.source}: cannot open the {kind} (not found, not a video, or no answer)"
+            )
+        self._cap = cap
+        return cap
+
+    @property
+    def fps(self) -> float:
+        """The source's frame rate (30 when it does not say)."""
+        cap = self._cap or self.open()
+        fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
+        return fps if 1.0 <= fps <= 480.0 else 30.0
+
+    @property
+    def frame_count(self) -> int | None:
+        """Frames the file says it has (``None`` for live sources or when unknown)."""
+        if self.live:
+            return None
+        cap = self._cap or self.open()
+        n = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        return n if n > 0 else None
+
+    def frames(self) -> Iterator[Frame]:
+        """Every frame of a file, or the newest frames of a live source in real time."""
+        cap = self._cap or self.open()
+        if self.live:
+            yield from self._live_frames(cap)
+        else:
+            yield from self._file_frames(cap)
+
+    def _file_frames(self, cap: cv2.VideoCapture) -> Iterator[Frame]:
+        fps = self.fps
+        expected = self.frame_count
+        index = 0
+        try:
+            while True:
+                ok, image = cap.read()
+                if not ok:
+                    break
+                yield Frame(index, index / fps, np.asarray(image, np.uint8))
+                index += 1
+        finally:
+            cap.release()
+        # Containers often over-report their length by a frame or two; a larger gap means
+        # the file ends early (a truncated download, a crashed recorder).
+        if expected is not None and index < expected - max(2, expected // 100):
+            raise BaulklineError(
+                f"{self.source}: the video ends early at frame {index} of {expected} (truncated file?)"
+            )
+        if index == 0:
+            raise BaulklineError(f"{self.source}: no frame could be decoded")
+
+    def _live_frames(self, cap: cv2.VideoCapture) -> Iterator[Frame]:
+        latest: list[tuple[int, float, Image]] = []
+        lock = threading.Condition()
+        state = {"count": 0, "stopped": False, "failed": False}
+        start = time.monotonic()
+
+        def reader() -> None:
+            while not state["stopped"]:
+                ok, image = cap.read()
+                if not ok:
+                    with lock:
+                        state["failed"] = True
+                        lock.notify_all()
+                    return
+                with lock:
+                    if latest:
+                        self.dropped += 1
+                        latest.clear()
+                    latest.append(
+                        (int(state["count"]), time.monotonic() - start, np.asarray(image, np.uint8))
+                    )
+                    state["count"] = int(state["count"]) + 1
+                    lock.notify_all()
+
+        thread = threading.Thread(target=reader, daemon=True)
+        thread.start()
+        taken = 0
+        try:
+            while True:
+                with lock:
+                    if not latest and not state["failed"]:
+                        lock.wait(self.timeout_s)
+                    if latest:
+                        index, t, image = latest.pop()
+                    elif state["failed"]:
+                        if taken == 0:
+                            raise BaulklineError(f"{self.source}: the source delivered no frame")
+                        raise BaulklineError(
+                            f"{self.source}: the source stopped delivering after frame {taken}"
+                        )
+                    else:
+                        raise BaulklineError(
+                            f"{self.source}: no frame for {self.timeout_s:.0f} s after frame {taken} "
+                            "(camera unplugged or stream stalled)"
+                        )
+                taken += 1
+                yield Frame(index, t, image)
+        finally:
+            state["stopped"] = True
+            thread.join(timeout=1.0)
+            cap.release()
