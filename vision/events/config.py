@@ -1,0 +1,125 @@
+"""Every threshold of event inference, derived from the table and the frame rate.
+
+Nothing here is tuned to a clip: each number is a physical quantity of the game (ball radius,
+pocket mouth, cloth friction) combined with the two properties of the measurement (the frame
+interval and the tracker's position noise). A camera at another frame rate or a tracker with
+another noise level changes the thresholds through :meth:`EventConfig.derive`, not by hand.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from calibration.table import TABLE, TableSpec
+
+#: Sliding friction of a ball on the cloth (dimensionless). Bounds how fast a ball may
+#: decelerate between two frames, so a fit may bend that much and no more.
+SLIDING_FRICTION = 0.2
+#: Gravity (mm/s^2).
+GRAVITY = 9810.0
+
+
+@dataclass(frozen=True)
+class EventConfig:
+    """The thresholds of :class:`vision.events.infer.EventInferer`.
+
+    Attributes:
+        table: the table geometry (ball radius, pockets, cushions).
+        fps: frame rate of the tracks (frames per second).
+        noise_mm: standard deviation of one tracked position (mm); the tracker's figure.
+        rest_frames: frames a ball must stay still before it counts as at rest: 0.4 s,
+            at least 4 frames. The hysteresis of "rest": noise never restarts a stroke, and
+            the window's mean positions are what touching is measured from.
+        still_mm: a ball is still when every position of the rest window lies within this
+            distance of the window's mean: 4 noise sigmas plus 1 mm of slack for the
+            slowest creep a ball on cloth can have before it stops.
+        rest_speed_mm_s: a still ball's speed fitted over the rest window must be under
+            this: 3 standard deviations of that fitted speed, at least 5 mm/s, so a ball
+            creeping to a stop is not at rest yet.
+        strike_mm: the white must leave its rest position by half a ball radius, moving
+            away, to start a stroke. A cue feathering (or a detector jittering under a cue)
+            moves it by a few millimetres at most and comes back; a real stroke moves it
+            a radius within a frame or two.
+        move_mm: a ball has left its position when it is this far from it (3 sigmas + 1 mm).
+        place_mm: a ball at rest elsewhere than before by this much, without a stroke, was
+            put there by hand: a quarter of a ball radius, at least 5 noise sigmas.
+        fit_frames: samples each side of a contact used to fit a trajectory: 0.15 s, 3 to 8.
+        accel_prior: deceleration a trajectory fit may bend by without penalty (mm/s^2):
+            sliding friction times gravity, the largest a ball on cloth has between contacts.
+        impulse_mm_s: smallest change of velocity along the line of centres (or the cushion
+            normal) that counts as a contact: the velocity noise of two fits, 4 sigmas,
+            at least 40 mm/s (a ball moving slower than this travels under 1.5 mm a frame
+            at 30 fps and cannot be told from noise).
+        simultaneous_s: two contacts of the white closer in time than this are reported at
+            the same ``t`` (simultaneous, Section 3 Rule 12 cases). 1 ms: a ball at 1 m/s
+            moves 1 mm in that time, which is the position noise; two contacts the fits
+            place closer than that cannot be ordered by any camera.
+        touching_mm: the white and a ball at rest are touching when the measured gap
+            between them is under this: 2 standard deviations of the gap measured from a
+            rest window's mean positions, at least 0.5 mm.
+        hide_timeout_s: a ball hidden while still moving stops holding up the rest after this.
+        max_stroke_s: a stroke still moving after this is closed with a rest anyway.
+    """
+
+    table: TableSpec
+    fps: float
+    noise_mm: float
+    rest_frames: int
+    still_mm: float
+    rest_speed_mm_s: float
+    strike_mm: float
+    move_mm: float
+    place_mm: float
+    fit_frames: int
+    accel_prior: float
+    impulse_mm_s: float
+    simultaneous_s: float
+    touching_mm: float
+    hide_timeout_s: float
+    max_stroke_s: float
+
+    @property
+    def dt(self) -> float:
+        """Frame interval (s)."""
+        return 1.0 / self.fps
+
+    @property
+    def radius(self) -> float:
+        """Ball radius (mm)."""
+        return self.table.ball_radius
+
+    @classmethod
+    def derive(cls, table: TableSpec = TABLE, fps: float = 30.0, noise_mm: float = 1.0) -> EventConfig:
+        """Thresholds for a table, a frame rate and a tracker noise level."""
+        if not fps > 0:
+            raise ValueError(f"fps must be positive, got {fps}")
+        if not noise_mm >= 0:
+            raise ValueError(f"noise_mm must be >= 0, got {noise_mm}")
+        r = table.ball_radius
+        rest_frames = max(4, math.ceil(0.4 * fps))
+        m = rest_frames
+        sigma_rest_v = noise_mm * fps * math.sqrt(12.0 / (m * (m * m - 1)))
+        fit_frames = min(8, max(3, round(0.15 * fps)))
+        # Velocity noise of a straight-line fit to n samples of noise sigma spaced dt apart.
+        n = fit_frames
+        sigma_v = noise_mm * fps * math.sqrt(12.0 / (n * (n * n - 1)))
+        gap_sigma = noise_mm * math.sqrt(2.0 / rest_frames)
+        return cls(
+            table=table,
+            fps=float(fps),
+            noise_mm=float(noise_mm),
+            rest_frames=rest_frames,
+            still_mm=4.0 * noise_mm + 1.0,
+            rest_speed_mm_s=max(5.0, 3.0 * sigma_rest_v),
+            strike_mm=r / 2.0,
+            move_mm=3.0 * noise_mm + 1.0,
+            place_mm=max(r / 4.0, 5.0 * noise_mm),
+            fit_frames=fit_frames,
+            accel_prior=SLIDING_FRICTION * GRAVITY,
+            impulse_mm_s=max(40.0, 4.0 * math.sqrt(2.0) * sigma_v),
+            simultaneous_s=1e-3,
+            touching_mm=max(0.5, 2.0 * gap_sigma),
+            hide_timeout_s=3.0,
+            max_stroke_s=120.0,
+        )

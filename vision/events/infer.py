@@ -1,0 +1,395 @@
+"""Tracks in, event log out, one frame at a time.
+
+:class:`EventInferer` is fed each frame's ball positions as the video plays and returns the
+input events (``shared/spec/event-log.md``) as soon as they are decided, so ``baulkline track
+VIDEO --events -`` can be piped into the referee. It alternates between two phases:
+
+* **At rest.** Each ball's rest position is known. The white leaving its spot by more than
+  :attr:`~vision.events.config.EventConfig.strike_mm`, still moving away, starts a stroke
+  (a cue feathering moves it less and brings it back). A ball that settles somewhere new
+  without a stroke (a colour re-spotted, the white put down in the D, a ball replaced) was
+  put there by hand: a ``place`` once it has been still for the rest window.
+* **Moving.** Frames are buffered until every ball has been still for the rest window (the
+  hysteresis: noise never ends or restarts a stroke); a ball hidden while still moving holds
+  the rest up until it is seen again or a timeout passes. Then the buffered stroke is
+  analysed (:mod:`vision.events.stroke`) with samples on both sides of every contact, and
+  its ``strike``, contacts, pots and ``rest`` are returned together: the latency of a stroke
+  is its own length plus the rest window.
+
+The log starts with a ``frame_start`` holding the first still position seen (a white not on
+the cloth is in hand). Touching balls (Section 3 Rule 13) are measured at each rest from the
+mean of the rest window's positions (noise shrinks by the square root of its length) and
+reported when the gap is under :attr:`~vision.events.config.EventConfig.touching_mm`; the
+gaps ride along as ``touching_gap_mm`` (unknown keys are ignored by readers).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from adjudicator.eventlog import FrameStart, InputEvent, Place, Rest
+from calibration.table import TABLE, TableSpec, colour_of
+from vision.events.config import EventConfig
+from vision.events.geometry import pocket_entry
+from vision.events.kinematics import fit_motion
+from vision.events.stroke import StrokeFrames, analyse_stroke
+from vision.tracks import Tracks, TrackState
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class MeasuredRest(Rest):
+    """A ``rest`` that also carries the measured gap (mm) of each ``touching`` pair."""
+
+    touching_gap_mm: tuple[float, ...] | None = None
+
+
+def _xy(p: FloatArray) -> tuple[float, float]:
+    return (round(float(p[0]), 2), round(float(p[1]), 2))
+
+
+class Phase(Enum):
+    """Where the inferer is between strokes."""
+
+    STARTING = "starting"
+    AT_REST = "at_rest"
+    MOVING = "moving"
+
+
+@dataclass(frozen=True)
+class _Frame:
+    index: int
+    t: float
+    position: FloatArray
+    state: npt.NDArray[np.int8]
+
+    @property
+    def seen(self) -> npt.NDArray[np.bool_]:
+        out: npt.NDArray[np.bool_] = self.state == TrackState.SEEN
+        return out
+
+
+class EventInferer:
+    """Online event inference from per-frame ball positions.
+
+    Args:
+        ball_names: event-log names of the tracked balls, in the column order of ``update``.
+        table: table geometry.
+        fps: frame rate (sets every time-based threshold, see :class:`EventConfig`).
+        noise_mm: the tracker's position noise (one standard deviation, mm).
+        players: names for the ``frame_start``.
+        striker: who is to play first (0 or 1).
+        config: explicit thresholds, overriding ``table``, ``fps`` and ``noise_mm``.
+    """
+
+    def __init__(
+        self,
+        ball_names: Sequence[str],
+        table: TableSpec = TABLE,
+        fps: float = 30.0,
+        noise_mm: float = 1.0,
+        players: tuple[str, str] = ("Player 1", "Player 2"),
+        striker: int = 0,
+        config: EventConfig | None = None,
+    ) -> None:
+        for name in ball_names:
+            colour_of(name)
+        self.names = tuple(ball_names)
+        self.cfg = config or EventConfig.derive(table, fps, noise_mm)
+        self.players = players
+        self.striker = striker
+        self.phase = Phase.STARTING
+        self.rest = np.full((len(self.names), 2), np.nan)
+        self._frames: list[_Frame] = []
+        self._stroke_from = 0
+        self._t_last = 0.0
+        # Per ball: consecutive unmeasured frames now, and whether it has been out of sight
+        # (or jumped) since its rest position was last set: only such a ball can be placed.
+        self._unseen_run = np.zeros(len(self.names), dtype=np.int64)
+        self._handled = np.zeros(len(self.names), dtype=bool)
+        self._white = self.names.index("white") if "white" in self.names else -1
+        self._keep = max(self.cfg.rest_frames, self.cfg.fit_frames) + math.ceil(5.0 * self.cfg.fps)
+
+    # ---- public API ----------------------------------------------------------------------
+    def update(
+        self, frame_index: int, t: float, positions: FloatArray, states: npt.NDArray[np.integer]
+    ) -> list[InputEvent]:
+        """Feed one frame; returns the events decided by it (often none).
+
+        Args:
+            frame_index: the video frame number.
+            t: its time (s), increasing.
+            positions: ``(B, 2)`` table mm (NaN where absent).
+            states: ``(B,)`` :class:`~vision.tracks.TrackState` values.
+        """
+        b = len(self.names)
+        pos = np.asarray(positions, dtype=np.float64)
+        st = np.asarray(states).astype(np.int8)
+        if pos.shape != (b, 2) or st.shape != (b,):
+            raise ValueError(f"frame {frame_index}: positions must be ({b}, 2) and states ({b},)")
+        if self._frames and t <= self._frames[-1].t:
+            raise ValueError(f"frame {frame_index}: time {t} does not increase")
+        lost = np.isnan(pos).any(axis=1) & (st != TrackState.ABSENT)
+        st = np.where(lost, TrackState.ABSENT, st).astype(np.int8)
+        frame = _Frame(frame_index, float(t), pos, st)
+        prev = self._frames[-1] if self._frames else None
+        self._frames.append(frame)
+        self._unseen_run = np.where(frame.seen, 0, self._unseen_run + 1)
+        self._handled |= self._unseen_run >= 2
+        if prev is not None:
+            both = prev.seen & frame.seen
+            step = np.hypot(*(frame.position - prev.position).T)
+            self._handled |= both & (step > self.cfg.place_mm)
+        if self.phase is Phase.STARTING:
+            out = self._starting()
+        elif self.phase is Phase.AT_REST:
+            out = self._at_rest()
+        else:
+            out = self._moving(force=False)
+        if self.phase is not Phase.MOVING and len(self._frames) > self._keep:
+            del self._frames[: len(self._frames) - self._keep]
+        return self._stamp(out)
+
+    def finish(self) -> list[InputEvent]:
+        """The video ended: close what is open (a stroke still moving gets its rest)."""
+        if not self._frames:
+            return []
+        if self.phase is Phase.STARTING:
+            return self._stamp(self._start_event(len(self._frames), force=True))
+        if self.phase is Phase.MOVING:
+            return self._stamp(self._moving(force=True))
+        return []
+
+    # ---- phases --------------------------------------------------------------------------
+    def _window(self) -> list[_Frame]:
+        return self._frames[-self.cfg.rest_frames :]
+
+    def _still_mean(self, frames: Sequence[_Frame], b: int, min_seen: int) -> FloatArray | None:
+        """Mean position of ball ``b`` over ``frames`` when it was seen in at least
+        ``min_seen`` of them and stayed within the still radius; otherwise ``None``."""
+        pts = np.array([f.position[b] for f in frames if f.seen[b]])
+        if len(pts) < max(min_seen, 1):
+            return None
+        mean = pts.mean(axis=0)
+        if float(np.max(np.hypot(*(pts - mean).T))) > self.cfg.still_mm:
+            return None
+        if len(pts) >= 3:
+            ts = np.array([f.t for f in frames if f.seen[b]])
+            ts = ts - ts.mean()
+            slope = (ts @ (pts - mean)) / float(ts @ ts)
+            if float(np.hypot(*slope)) > self.cfg.rest_speed_mm_s:
+                return None  # creeping to a stop: not at rest yet
+        out: FloatArray = mean
+        return out
+
+    def _starting(self) -> list[InputEvent]:
+        if len(self._frames) < self.cfg.rest_frames:
+            return []
+        return self._start_event(self.cfg.rest_frames, force=False)
+
+    def _start_event(self, n: int, force: bool) -> list[InputEvent]:
+        window = self._frames[-n:]
+        positions: dict[str, tuple[float, float]] = {}
+        for b, name in enumerate(self.names):
+            mean = self._still_mean(window, b, min_seen=len(window))
+            if mean is None:
+                if all(not f.seen[b] for f in window):
+                    last = window[-1]
+                    if last.state[b] == TrackState.PREDICTED and not force:
+                        return []  # hidden: wait until it shows
+                    if last.state[b] == TrackState.PREDICTED:
+                        mean = last.position[b]
+                    else:
+                        continue
+                elif not force:
+                    return []
+                else:
+                    pts = np.array([f.position[b] for f in window if f.seen[b]])
+                    mean = pts[-1]
+            self.rest[b] = mean
+            positions[name] = _xy(mean)
+        reds = sum(1 for nm in self.names if nm.startswith("red"))
+        self.phase = Phase.AT_REST
+        return [
+            FrameStart(
+                t=window[0].t,
+                players=self.players,
+                striker=self.striker,
+                reds=reds if reds in (6, 10, 15) else 15,
+                positions=positions,
+            )
+        ]
+
+    def _at_rest(self) -> list[InputEvent]:
+        cfg = self.cfg
+        w = self._white
+        frames = self._frames
+        cur = frames[-1]
+        if w >= 0 and not np.isnan(self.rest[w, 0]) and cur.seen[w]:
+            d = float(np.hypot(*(cur.position[w] - self.rest[w])))
+            prev = next((f for f in reversed(frames[:-1]) if f.seen[w]), None)
+            if prev is not None and d > cfg.strike_mm:
+                d_prev = float(np.hypot(*(prev.position[w] - self.rest[w])))
+                if cfg.move_mm < d_prev < d:
+                    self._begin_stroke()
+                    return []
+        out: list[InputEvent] = []
+        if len(frames) < cfg.rest_frames:
+            return out
+        window = self._window()
+        for b, name in enumerate(self.names):
+            if all(f.state[b] == TrackState.ABSENT for f in window):
+                self.rest[b] = np.nan  # picked up (a colour to re-spot, the white in hand)
+                continue
+            mean = self._still_mean(window, b, min_seen=len(window))
+            if mean is None:
+                continue
+            if np.isnan(self.rest[b, 0]) or float(np.hypot(*(mean - self.rest[b]))) > cfg.place_mm:
+                if np.isnan(self.rest[b, 0]) or self._handled[b]:
+                    out.append(Place(t=window[0].t, ball=name, position=_xy(mean)))
+                self.rest[b] = mean
+                self._handled[b] = False
+            elif self._handled[b] and self._unseen_run[b] == 0:
+                self._handled[b] = False
+        return out
+
+    def _begin_stroke(self) -> None:
+        """Mark where the stroke's buffer starts: a few still frames before the white left."""
+        w = self._white
+        k = len(self._frames) - 1
+        while k > 0:
+            f = self._frames[k - 1]
+            if f.seen[w] and float(np.hypot(*(f.position[w] - self.rest[w]))) <= self.cfg.move_mm:
+                break
+            k -= 1
+        self._stroke_from = max(0, k - self.cfg.fit_frames - 1)
+        self.phase = Phase.MOVING
+
+    def _settled(self, b: int, frames: Sequence[_Frame], window: Sequence[_Frame]) -> bool:
+        """Whether ball ``b`` no longer holds up the rest."""
+        cfg = self.cfg
+        n_seen = sum(1 for f in window if f.seen[b])
+        if n_seen > 0:
+            return self._still_mean(window, b, min_seen=max(2, (len(window) + 1) // 2)) is not None
+        seen = [f for f in frames if f.seen[b]]
+        if not seen:
+            return True
+        if frames[-1].t - seen[-1].t > cfg.hide_timeout_s:
+            return True
+        last = seen[-cfg.fit_frames :]
+        if len(last) < 2:
+            return True
+        ts = np.array([f.t for f in last])
+        m = fit_motion(ts, np.array([f.position[b] for f in last]), cfg.noise_mm, cfg.accel_prior)
+        if m is None:
+            return True
+        speed = float(np.hypot(*m.velocity(last[-1].t)))
+        if speed * cfg.dt < cfg.move_mm:
+            return True  # it was still when it was hidden
+        horizon = 3.0 * cfg.dt
+        reach = speed * horizon + cfg.radius
+        return pocket_entry(m, last[-1].t, last[-1].t + horizon, cfg.table, reach) is not None
+
+    def _moving(self, force: bool) -> list[InputEvent]:
+        cfg = self.cfg
+        frames = self._frames[self._stroke_from :]
+        window = self._window()
+        if not force:
+            if len(frames) < 2 * cfg.rest_frames:
+                return []
+            long = frames[-1].t - frames[0].t > cfg.max_stroke_s
+            on = [
+                b
+                for b in range(len(self.names))
+                if not np.isnan(self.rest[b, 0]) or any(f.seen[b] for f in frames)
+            ]
+            if not long and not all(self._settled(b, frames, window) for b in on):
+                return []
+        sf = StrokeFrames(
+            ball_names=self.names,
+            times=np.array([f.t for f in frames]),
+            position=np.array([f.position for f in frames]),
+            seen=np.array([f.seen for f in frames]),
+            absent=np.array([f.state == TrackState.ABSENT for f in frames]),
+            start=self.rest.copy(),
+        )
+        outcome = analyse_stroke(sf, cfg, final_window=len(window), t_min=self._t_last)
+        events: list[InputEvent] = list(outcome.events)
+        positions: dict[str, tuple[float, float]] = {}
+        for b, name in enumerate(self.names):
+            if name in outcome.gone:
+                self.rest[b] = np.nan
+                continue
+            mean = self._still_mean(window, b, min_seen=1)
+            if mean is None:
+                seen = [f for f in frames if f.seen[b]]
+                if frames[-1].state[b] == TrackState.PREDICTED:
+                    mean = frames[-1].position[b]
+                elif seen:
+                    mean = seen[-1].position[b]
+                elif not np.isnan(self.rest[b, 0]):
+                    mean = self.rest[b]
+                else:
+                    continue
+            self.rest[b] = mean
+            positions[name] = _xy(mean)
+        t_rest = max(window[0].t, events[-1].t if events else 0.0)
+        events.append(self._rest_event(t_rest, positions, window))
+        self._handled[:] = False
+        self.phase = Phase.AT_REST
+        self._frames = self._frames[-cfg.rest_frames :]
+        self._stroke_from = 0
+        return events
+
+    def _rest_event(
+        self, t: float, positions: dict[str, tuple[float, float]], window: Sequence[_Frame]
+    ) -> MeasuredRest:
+        """The rest, with the white's touching balls measured from the window's means."""
+        r2 = 2.0 * self.cfg.radius
+        pairs: list[tuple[str, str]] = []
+        gaps: list[float] = []
+        if "white" in positions:
+            w = np.asarray(positions["white"])
+            for name, xy in positions.items():
+                if name == "white":
+                    continue
+                gap = float(np.hypot(*(np.asarray(xy) - w))) - r2
+                if gap < self.cfg.touching_mm:
+                    pairs.append(("white", name))
+                    gaps.append(round(gap, 2))
+        return MeasuredRest(
+            t=t,
+            positions=positions,
+            touching=tuple(pairs) if pairs else None,
+            touching_gap_mm=tuple(gaps) if gaps else None,
+        )
+
+    def _stamp(self, events: list[InputEvent]) -> list[InputEvent]:
+        """Keep time from going backwards across batches (the contract forbids it)."""
+        out = []
+        for e in events:
+            if e.t < self._t_last:
+                e = dataclasses.replace(e, t=self._t_last)
+            self._t_last = e.t
+            out.append(e)
+        return out
+
+
+def infer_tracks(tracks: Tracks, noise_mm: float = 1.0, **kwargs: Any) -> list[InputEvent]:
+    """The whole event log of a clip's tracks (the offline form of :class:`EventInferer`)."""
+    fps = tracks.fps if math.isfinite(tracks.fps) else 30.0
+    inferer = EventInferer(tracks.ball_names, fps=fps, noise_mm=noise_mm, **kwargs)
+    out: list[InputEvent] = []
+    for i, t in enumerate(tracks.times):
+        out.extend(inferer.update(i, float(t), tracks.position[i], tracks.state[i]))
+    out.extend(inferer.finish())
+    return out

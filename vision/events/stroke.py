@@ -1,0 +1,460 @@
+"""One stroke, from the frames between two rests, as timed contacts.
+
+The online inferer (:mod:`vision.events.infer`) buffers the frames of a stroke and hands them
+here once every ball has settled, so each contact can be fitted with samples on both sides.
+The steps:
+
+1. **Candidates.** Every pair of balls whose sampled gap has a local minimum within one
+   frame's relative travel (plus noise) of touching, and every ball whose gap to a cushion
+   nose does the same: a contact may lie between those frames.
+2. **Timing.** In time order, each candidate's balls get a constant-acceleration fit to the
+   samples since their last contact (a ball not yet hit is its rest position); the contact
+   time is where the fits are two radii apart (or one radius from the nose line), so it is
+   resolved below the frame interval. When a ball's last contact left no samples before
+   this one (two contacts in one frame) its previous path is used: the white's original line
+   decides which of two balls it would have reached first.
+3. **Verification.** A contact changes velocity along the line of centres (the cushion
+   normal): the fits after the contact must differ from those before by more than the
+   velocity noise, and a ball that was still must have been set moving. Near misses fail.
+4. **Pots.** A ball unseen at the end whose last fitted path crosses a pocket's mouth line
+   heading in was potted in that pocket; one that vanished elsewhere (behind a player) is
+   still on the table; one that the tracker says left the cloth near a cushion, moving out,
+   went off the table.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from adjudicator.eventlog import Collision, Cushion, InputEvent, OffTable, Pot, Strike
+from calibration.table import CushionSegment
+from vision.events.config import EventConfig
+from vision.events.geometry import cushion_gap, nearest_cushion, pocket_entry
+from vision.events.kinematics import (
+    Motion,
+    contact_time_balls,
+    contact_time_line,
+    departure_time,
+    fit_motion,
+)
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class StrokeFrames:
+    """The frames of one stroke, row-aligned.
+
+    Attributes:
+        ball_names: event-log names, one per column.
+        times: ``(F,)`` frame times (s).
+        position: ``(F, B, 2)`` positions (mm); NaN where unknown.
+        seen: ``(F, B)`` whether the position was measured (not predicted, not absent).
+        absent: ``(F, B)`` whether the tracker says the ball is not on the cloth.
+        start: ``(B, 2)`` rest positions before the stroke; NaN for balls not on the table.
+    """
+
+    ball_names: tuple[str, ...]
+    times: FloatArray
+    position: FloatArray
+    seen: BoolArray
+    absent: BoolArray
+    start: FloatArray
+
+    def __post_init__(self) -> None:
+        f, b = len(self.times), len(self.ball_names)
+        for name, arr, shape in (
+            ("times", self.times, (f,)),
+            ("position", self.position, (f, b, 2)),
+            ("seen", self.seen, (f, b)),
+            ("absent", self.absent, (f, b)),
+            ("start", self.start, (b, 2)),
+        ):
+            if np.shape(arr) != shape:
+                raise ValueError(f"{name} must have shape {shape}, got {np.shape(arr)}")
+
+
+@dataclass(frozen=True)
+class StrokeOutcome:
+    """What happened in a stroke.
+
+    Attributes:
+        events: strike, collisions, cushions, pots, off-tables, in time order.
+        gone: balls potted or forced off the table in this stroke.
+    """
+
+    events: tuple[InputEvent, ...]
+    gone: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    k: int
+    balls: tuple[int, ...]
+    cushion: CushionSegment | None = None
+
+
+@dataclass
+class _Analysis:
+    sf: StrokeFrames
+    cfg: EventConfig
+    breaks: list[list[float]] = field(default_factory=list)
+    cand_frames: list[list[int]] = field(default_factory=list)
+
+    # ---- samples and fits ----------------------------------------------------------------
+    def samples(self, b: int, k_lo: int, k_hi: int) -> tuple[FloatArray, FloatArray]:
+        """Seen samples of ball ``b`` in frames ``k_lo..k_hi`` inclusive."""
+        k_lo, k_hi = max(k_lo, 0), min(k_hi, len(self.sf.times) - 1)
+        if k_hi < k_lo:
+            return np.empty(0), np.empty((0, 2))
+        idx = np.arange(k_lo, k_hi + 1)
+        idx = idx[self.sf.seen[idx, b]]
+        return self.sf.times[idx], self.sf.position[idx, b]
+
+    def was_still(self, b: int, k_end: int) -> bool:
+        """Whether ball ``b`` had not moved from its start by frame ``k_end`` (and no contact)."""
+        if self.breaks[b] or np.isnan(self.sf.start[b, 0]):
+            return False
+        _, p = self.samples(b, 0, k_end)
+        if len(p) == 0:
+            return True
+        return bool(np.all(np.hypot(*(p - self.sf.start[b]).T) <= self.cfg.move_mm))
+
+    def fit(self, t: FloatArray, p: FloatArray, t0: float | None = None) -> Motion | None:
+        return fit_motion(t, p, self.cfg.noise_mm, self.cfg.accel_prior, t0)
+
+    def pre_model(self, b: int, k_end: int) -> Motion | None:
+        """Ball ``b``'s path up to frame ``k_end``, since its last contact; when that contact
+        left fewer than two samples, its path before it (the line it was on)."""
+        if self.was_still(b, k_end):
+            return Motion.still(self.sf.start[b])
+        w = self.cfg.fit_frames
+        t, p = self.samples(b, 0, k_end)
+        brk = self.breaks[b]
+        last = brk[-1] if brk else -math.inf
+        sel = t > last
+        if int(sel.sum()) >= 2:
+            return self.fit(t[sel][-w:], p[sel][-w:])
+        if brk:
+            prev = brk[-2] if len(brk) > 1 else -math.inf
+            sel = (t > prev) & (t <= last)
+            if int(sel.sum()) >= 2:
+                return self.fit(t[sel][-w:], p[sel][-w:])
+        return None
+
+    def post_model(self, b: int, t_after: float, k_stop: int) -> Motion | None:
+        """Ball ``b``'s path after ``t_after``, up to (not including) frame ``k_stop``."""
+        t, p = self.samples(b, 0, k_stop - 1)
+        sel = t > t_after
+        if int(sel.sum()) < 2:
+            return None
+        w = self.cfg.fit_frames
+        ts, ps = t[sel][:w], p[sel][:w]
+        return self.fit(ts, ps, t0=float(ts[0]))
+
+    def next_candidate(self, b: int, k: int) -> int:
+        later = [c for c in self.cand_frames[b] if c > k]
+        return min(later) if later else len(self.sf.times)
+
+    def bracket(self, k: int) -> tuple[float, float]:
+        t = self.sf.times
+        dt = self.cfg.dt
+        ta = float(t[k - 1]) if k > 0 else float(t[k]) - dt
+        tb = float(t[k + 1]) if k + 1 < len(t) else float(t[k]) + dt
+        return ta, tb
+
+
+def _local_minima(values: FloatArray) -> list[int]:
+    n = len(values)
+    out = []
+    for i in range(n):
+        left = values[i - 1] if i > 0 else math.inf
+        right = values[i + 1] if i + 1 < n else math.inf
+        if values[i] <= left and values[i] <= right:
+            out.append(i)
+    return out
+
+
+def _active(sf: StrokeFrames, cfg: EventConfig) -> BoolArray:
+    """Per frame and ball: seen, and moved by more than noise from a neighbouring seen frame
+    or from its start position."""
+    f, b = sf.seen.shape
+    act = np.zeros((f, b), dtype=bool)
+    for j in range(b):
+        idx = np.flatnonzero(sf.seen[:, j])
+        if len(idx) == 0:
+            continue
+        p = sf.position[idx, j]
+        step = np.hypot(*np.diff(p, axis=0).T) if len(idx) > 1 else np.zeros(0)
+        moving = np.zeros(len(idx), dtype=bool)
+        moving[1:] |= step > cfg.move_mm
+        moving[:-1] |= step > cfg.move_mm
+        if not np.isnan(sf.start[j, 0]):
+            moving |= np.hypot(*(p - sf.start[j]).T) > cfg.move_mm
+        act[idx, j] = moving
+    return act
+
+
+def _candidates(sf: StrokeFrames, cfg: EventConfig) -> list[_Candidate]:
+    r = cfg.radius
+    margin = 4.0 * math.sqrt(2.0) * cfg.noise_mm + 1.0
+    act = _active(sf, cfg)
+    b = len(sf.ball_names)
+    moved: BoolArray = np.asarray(act.any(axis=0))
+    out: list[_Candidate] = []
+    for i in range(b):
+        for j in range(i + 1, b):
+            if not (moved[i] or moved[j]):
+                continue
+            idx = np.flatnonzero(sf.seen[:, i] & sf.seen[:, j])
+            if len(idx) == 0:
+                continue
+            rel = sf.position[idx, i] - sf.position[idx, j]
+            gap = np.hypot(*rel.T) - 2.0 * r
+            step = np.hypot(*np.diff(rel, axis=0).T) if len(idx) > 1 else np.zeros(0)
+            for m in _local_minima(gap):
+                reach = max(step[m - 1] if m > 0 else 0.0, step[m] if m < len(step) else 0.0) + margin
+                k = int(idx[m])
+                lo, hi = max(k - 1, 0), min(k + 2, len(sf.times))
+                if gap[m] < reach and (act[lo:hi, i].any() or act[lo:hi, j].any()):
+                    out.append(_Candidate(k, (i, j)))
+    for j in range(b):
+        if not moved[j]:
+            continue
+        idx = np.flatnonzero(sf.seen[:, j])
+        p = sf.position[idx, j]
+        for cushion in cfg.table.cushions:
+            gap, alongside = cushion_gap(p, cushion, r)
+            step = np.abs(np.diff(gap)) if len(gap) > 1 else np.zeros(0)
+            for m in _local_minima(gap):
+                reach = max(step[m - 1] if m > 0 else 0.0, step[m] if m < len(step) else 0.0) + margin
+                k = int(idx[m])
+                lo, hi = max(k - 1, 0), min(k + 2, len(sf.times))
+                if alongside[m] and gap[m] < reach and act[lo:hi, j].any():
+                    out.append(_Candidate(k, (j,), cushion))
+    out.sort(key=lambda c: (c.k, c.cushion is not None))
+    return out
+
+
+def _strike_time(an: _Analysis, white: int, first_cand: int) -> float | None:
+    sf, cfg = an.sf, an.cfg
+    if np.isnan(sf.start[white, 0]):
+        return None
+    idx = np.flatnonzero(sf.seen[:, white])
+    if len(idx) == 0:
+        return None
+    disp = np.hypot(*(sf.position[idx, white] - sf.start[white]).T)
+    moved = np.flatnonzero(disp > cfg.move_mm)
+    if len(moved) == 0:
+        return None
+    m = int(moved[0])
+    k_first = int(idx[m])
+    t_prev = float(sf.times[idx[m - 1]]) if m > 0 else float(sf.times[0]) - cfg.dt
+    t_first = float(sf.times[k_first])
+    stop = max(first_cand - 1, k_first + 1)
+    t, p = an.samples(white, k_first, stop)
+    t, p = t[: cfg.fit_frames], p[: cfg.fit_frames]
+    model = an.fit(t, p, t0=float(t[0])) if len(t) >= 2 else None
+    if model is None:
+        return 0.5 * (t_prev + t_first)
+    return departure_time(model, sf.start[white], t_prev, t_first)
+
+
+def _ball_contact(an: _Analysis, cand: _Candidate) -> Collision | None:
+    sf, cfg = an.sf, an.cfg
+    i, j = cand.balls
+    k = cand.k
+    ta, tb = an.bracket(k)
+    mi, mj = an.pre_model(i, k - 1), an.pre_model(j, k - 1)
+    t_star: float | None = None
+    if mi is not None and mj is not None:
+        t_star = contact_time_balls(mi, mj, cfg.radius, ta - cfg.dt, tb)
+        if t_star is not None and t_star > float(sf.times[k]):
+            ni, nj = an.pre_model(i, k), an.pre_model(j, k)
+            if ni is not None and nj is not None:
+                t2 = contact_time_balls(ni, nj, cfg.radius, float(sf.times[k]), tb)
+                if t2 is not None:
+                    t_star, mi, mj = t2, ni, nj
+    posts: dict[int, Motion | None] = {}
+    if t_star is None:
+        # Fall back on the ball that was still: it left its spot when it was hit.
+        for still, m in ((j, mj), (i, mi)):
+            if m is not None and m.is_still:
+                post = an.post_model(still, ta, an.next_candidate(still, k))
+                if post is not None:
+                    t_star = departure_time(post, sf.start[still], ta - cfg.dt, tb)
+                    break
+    if t_star is None:
+        return None
+    for b in (i, j):
+        posts[b] = an.post_model(b, t_star, an.next_candidate(b, k))
+    pos = {}
+    for b, m in ((i, mi), (j, mj)):
+        if m is not None:
+            pos[b] = m.at(t_star)
+        elif posts[b] is not None:
+            pos[b] = posts[b].at(t_star)  # type: ignore[union-attr]
+    if len(pos) < 2:
+        return None
+    d = pos[j] - pos[i]
+    norm = float(np.hypot(*d))
+    if norm <= 0:
+        return None
+    n = d / norm
+    impulses = []
+    for b, m, sign in ((i, mi, -1.0), (j, mj, 1.0)):
+        post = posts[b]
+        if m is None or post is None:
+            continue
+        dv = post.velocity(t_star) - m.velocity(t_star)
+        jb = sign * float(dv @ n)
+        if m.is_still and jb < cfg.impulse_mm_s:
+            return None  # a still ball that was really hit must move off along the line
+        impulses.append(jb)
+    if impulses and float(np.mean(impulses)) < cfg.impulse_mm_s:
+        return None
+    if not impulses and norm > 2.0 * cfg.radius + 4.0 * cfg.noise_mm:
+        return None
+    names = sf.ball_names
+    pair = (names[i], names[j]) if names[j] != "white" else (names[j], names[i])
+    for b in (i, j):
+        an.breaks[b].append(t_star)
+        an.breaks[b].sort()
+    return Collision(t=t_star, balls=pair)
+
+
+def _cushion_contact(an: _Analysis, cand: _Candidate) -> Cushion | None:
+    sf, cfg = an.sf, an.cfg
+    (b,) = cand.balls
+    cushion = cand.cushion
+    assert cushion is not None
+    k = cand.k
+    ta, tb = an.bracket(k)
+    pre = an.pre_model(b, k - 1)
+    if pre is None or pre.is_still:
+        return None
+    t_star = contact_time_line(pre, cushion.start, cushion.normal, cfg.radius, ta - cfg.dt, tb)
+    if t_star is not None and t_star > float(sf.times[k]):
+        pre2 = an.pre_model(b, k)
+        if pre2 is not None:
+            t2 = contact_time_line(pre2, cushion.start, cushion.normal, cfg.radius, float(sf.times[k]), tb)
+            if t2 is not None:
+                t_star, pre = t2, pre2
+    if t_star is None:
+        t_star = float(sf.times[k])
+    post = an.post_model(b, t_star, an.next_candidate(b, k))
+    n = np.asarray(cushion.normal)
+    vn_pre = float(pre.velocity(t_star) @ n)
+    if vn_pre >= 0 or post is None:
+        return None
+    if float(post.velocity(t_star) @ n) - vn_pre < cfg.impulse_mm_s:
+        return None
+    an.breaks[b].append(t_star)
+    an.breaks[b].sort()
+    return Cushion(t=t_star, ball=sf.ball_names[b])
+
+
+def _exits(an: _Analysis, final_window: int) -> list[InputEvent]:
+    """Pots and off-tables of balls unseen at the end of the stroke."""
+    sf, cfg = an.sf, an.cfg
+    out: list[InputEvent] = []
+    f = len(sf.times)
+    for b, name in enumerate(sf.ball_names):
+        if np.isnan(sf.start[b, 0]):
+            continue
+        idx = np.flatnonzero(sf.seen[:, b])
+        if len(idx) == 0 or idx[-1] >= f - final_window:
+            continue
+        k_last = int(idx[-1])
+        if an.was_still(b, k_last):
+            continue
+        model = an.pre_model(b, k_last)
+        if model is None or model.is_still:
+            continue
+        t_last = float(sf.times[k_last])
+        speed = float(np.hypot(*model.velocity(t_last)))
+        horizon = 3.0 * cfg.dt
+        reach = speed * horizon + cfg.radius
+        entry = pocket_entry(model, t_last, t_last + horizon, cfg.table, reach)
+        if entry is not None:
+            t = max(entry.t, *(an.breaks[b] or [-math.inf]))
+            out.append(Pot(t=t, ball=name, pocket=entry.pocket))
+            continue
+        if sf.absent[-1, b]:
+            p = model.at(t_last)
+            cushion, gap = nearest_cushion(p, cfg.table)
+            outward = float(model.velocity(t_last) @ np.asarray(cushion.normal)) < -cfg.impulse_mm_s
+            if outward and gap < reach:
+                out.append(OffTable(t=t_last + 0.5 * cfg.dt, ball=name))
+    return out
+
+
+def _snap_simultaneous(events: list[InputEvent], tol: float) -> list[InputEvent]:
+    """Give white collisions closer than ``tol`` the earliest one's time (the contract's
+    "same t means simultaneous")."""
+    out: list[InputEvent] = []
+    anchor = -math.inf
+    for e in events:
+        if isinstance(e, Collision) and "white" in e.balls:
+            if e.t - anchor < tol:
+                e = Collision(t=anchor, balls=e.balls)
+            else:
+                anchor = e.t
+        out.append(e)
+    return out
+
+
+def analyse_stroke(sf: StrokeFrames, cfg: EventConfig, final_window: int, t_min: float) -> StrokeOutcome:
+    """Contacts, pots and the strike of one stroke.
+
+    Args:
+        sf: the stroke's frames, from the last rest to the confirmation of the next.
+        cfg: thresholds.
+        final_window: trailing frames in which every ball still on the table was checked
+            still; a ball unseen throughout them may have left the table.
+        t_min: events may not be earlier than this (the last event already written).
+    """
+    b = len(sf.ball_names)
+    an = _Analysis(sf, cfg, breaks=[[] for _ in range(b)], cand_frames=[[] for _ in range(b)])
+    cands = _candidates(sf, cfg)
+    for c in cands:
+        for ball in c.balls:
+            an.cand_frames[ball].append(c.k)
+    events: list[InputEvent] = []
+    white = sf.ball_names.index("white") if "white" in sf.ball_names else -1
+    if white >= 0:
+        first = min(an.cand_frames[white], default=len(sf.times))
+        # Candidates touching the white before it left its spot (a ball it rests against).
+        t_strike = _strike_time(an, white, first)
+        if t_strike is not None:
+            t_strike = max(t_strike, t_min)
+            events.append(Strike(t=t_strike))
+            an.breaks[white].append(t_strike)
+    for c in cands:
+        ev: InputEvent | None = _ball_contact(an, c) if c.cushion is None else _cushion_contact(an, c)
+        if ev is not None:
+            events.append(ev)
+    events.extend(_exits(an, final_window))
+    t_floor = events[0].t if events and isinstance(events[0], Strike) else t_min
+    events = [e if e.t >= t_floor else _retime(e, t_floor) for e in events]
+    events.sort(key=lambda e: (e.t, not isinstance(e, Strike)))
+    events = _snap_simultaneous(events, cfg.simultaneous_s)
+    gone = frozenset(e.ball for e in events if isinstance(e, Pot | OffTable))
+    return StrokeOutcome(events=tuple(events), gone=gone)
+
+
+def _retime(e: InputEvent, t: float) -> InputEvent:
+    if isinstance(e, Collision):
+        return Collision(t=t, balls=e.balls)
+    if isinstance(e, Cushion):
+        return Cushion(t=t, ball=e.ball)
+    if isinstance(e, Pot):
+        return Pot(t=t, ball=e.ball, pocket=e.pocket)
+    if isinstance(e, OffTable):
+        return OffTable(t=t, ball=e.ball)
+    return e
