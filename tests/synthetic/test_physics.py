@@ -1,0 +1,220 @@
+"""Shot simulation: the pooltool table and frame, and sequences whose outcomes come from physics.
+
+The simulations share one module-scoped fixture: the first stroke of a process JIT-compiles
+pooltool (about 40 s on a cold numba cache, about a second once ``.cache/numba`` is warm).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from adjudicator.eventlog import Collision, Place, Pot, Rest, Strike, event_to_dict, validate_input
+from calibration.table import TABLE, Colour
+from vision.synthetic import physics
+from vision.synthetic.physics import (
+    POCKET_NAMES,
+    CueStroke,
+    OverlapError,
+    check_overlaps,
+    from_phi,
+    from_pooltool,
+    to_phi,
+    to_pooltool,
+    touching_pairs,
+)
+from vision.synthetic.respot_sim import respot
+from vision.synthetic.shots import snookered
+from vision.synthetic.timeline import Timeline
+
+R = TABLE.ball_radius
+D = TABLE.ball_diameter
+
+
+# ---- frame mapping and table (no simulation) ------------------------------------------------
+
+
+@given(st.floats(0, TABLE.length), st.floats(0, TABLE.width))
+def test_position_mapping_round_trips(x: float, y: float) -> None:
+    back = from_pooltool(to_pooltool((x, y)))
+    assert back == pytest.approx((x, y), abs=1e-9)
+
+
+@given(st.floats(-math.pi + 1e-6, math.pi))
+def test_direction_mapping_round_trips(theta: float) -> None:
+    assert 0.0 <= to_phi(theta) < 360.0
+    back = from_phi(to_phi(theta))
+    assert (math.cos(back), math.sin(back)) == pytest.approx((math.cos(theta), math.sin(theta)), abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("theta", "phi"), [(0.0, 90.0), (math.pi / 2, 0.0), (math.pi, 270.0), (-math.pi / 2, 180.0)]
+)
+def test_direction_mapping_axes(theta: float, phi: float) -> None:
+    # our +x (up the table) is pooltool's +y; our +y (towards yellow) is pooltool's +x
+    assert to_phi(theta) == pytest.approx(phi)
+
+
+@pytest.mark.parametrize("pt_id", sorted(POCKET_NAMES))
+def test_pooltool_pockets_are_the_regulation_pockets(pt_id: str) -> None:
+    table = physics.build_table()
+    pocket = table.pockets[pt_id]
+    ours = TABLE.pockets[POCKET_NAMES[pt_id]]
+    assert from_pooltool(pocket.center) == pytest.approx(ours.centre, abs=1e-6)
+    assert pocket.radius * 1000 == pytest.approx(ours.radius)
+
+
+def test_pooltool_table_has_regulation_size_and_ball() -> None:
+    table = physics.build_table()
+    assert (table.l * 1000, table.w * 1000) == pytest.approx((TABLE.length, TABLE.width))
+    assert pytest.approx(R) == 1000 * physics.ball_params().R
+    # the straight cushion noses lie on the cushion faces of our frame
+    faces = {from_pooltool(seg.p1)[1] for k, seg in table.cushion_segments.linear.items() if k in {"3", "6"}}
+    assert faces == {0.0}
+    baulk = table.cushion_segments.linear["18"]
+    assert from_pooltool(baulk.p1)[0] == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize(
+    ("jaws", "mouth"),
+    [
+        (("1t", "2t"), TABLE.corner_mouth),
+        (("4t", "5t"), TABLE.middle_mouth),
+        (("13t", "14t"), TABLE.middle_mouth),
+    ],
+)
+def test_pocket_mouths_are_regulation(jaws: tuple[str, str], mouth: float) -> None:
+    # the opening is the narrowest gap between the two rounded jaw noses of a pocket
+    a, b = (physics.build_table().cushion_segments.circular[j] for j in jaws)
+    gap = np.linalg.norm(a.center[:2] - b.center[:2]) - a.radius - b.radius
+    assert gap * 1000 == pytest.approx(mouth, abs=0.01)
+
+
+# ---- pure helpers ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("gap", "touching"),
+    [(0.0, True), (0.5, True), (0.99, True), (1.01, False), (5.0, False)],
+)
+def test_touching_threshold(gap: float, touching: bool) -> None:
+    pos = {"red1": (1000.0, 500.0), "white": (1000.0 + D + gap, 500.0)}
+    assert bool(touching_pairs(pos)) is touching
+    if touching:
+        assert touching_pairs(pos) == (("white", "red1"),)
+
+
+@pytest.mark.parametrize(
+    ("gap", "bad"), [(-1.0, True), (-0.2, True), (-0.05, False), (0.0, False), (3.0, False)]
+)
+def test_overlap_check(gap: float, bad: bool) -> None:
+    p = np.array([[[500.0, 500.0], [500.0 + D + gap, 500.0], [np.nan, np.nan]]])
+    names = ("white", "red1", "red2")
+    if bad:
+        with pytest.raises(OverlapError, match="white and red1"):
+            check_overlaps(names, p)
+    else:
+        check_overlaps(names, p)
+
+
+def test_respot_own_spot_then_highest_free_then_centre_line() -> None:
+    pink = TABLE.spots[Colour.PINK]
+    assert respot("pink", {}) == pink
+    assert respot("pink", {"red1": pink}) == TABLE.spots[Colour.BLACK]
+    everything = {f"b{i}": xy for i, xy in enumerate(TABLE.spots.values())}
+    x, y = respot("blue", everything)
+    assert y == TABLE.centre_line_y and x > TABLE.spots[Colour.BLUE][0]
+    assert all(math.hypot(x - bx, y - by) >= D for bx, by in everything.values())
+
+
+@pytest.mark.parametrize(
+    ("white", "expected"),
+    [((1000.0, 889.0 - 60.0), True), ((1300.0, 889.0 - 400.0), False), ((1000.0, 889.0 + 60.0), False)],
+)
+def test_snookered_behind_a_blocker(white: tuple[float, float], expected: bool) -> None:
+    # red straight behind the blue, as seen from below; the third case has the blue behind the white
+    balls = {"white": white, "blue": (1000.0, 889.0), "red1": (1000.0, 1400.0)}
+    if white[1] > 889.0:
+        balls["red1"] = (1000.0, 300.0)
+        balls["blue"] = (1000.0, 1400.0)
+    assert snookered(white, ["red1"], balls) is expected
+
+
+# ---- simulations (one JIT for the module) -----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def timelines() -> dict[str, Timeline]:
+    return {name: physics.simulate_sequence(name, seed=0) for name in ("break_off", "red_then_colour")}
+
+
+@pytest.mark.slow
+def test_straight_stroke_moves_the_white_along_its_direction() -> None:
+    white = (1000.0, 600.0)
+    theta = math.radians(30.0)
+    result = physics.simulate_shot({"white": white}, CueStroke(theta, 0.8))
+    k = int(np.searchsorted(result.times, 0.3))  # well before any cushion
+    x, y = result.positions[k, 0]
+    assert math.atan2(y - white[1], x - white[0]) == pytest.approx(theta, abs=math.radians(0.5))
+    assert result.positions.shape == (len(result.times), 1, 2)
+
+
+@pytest.mark.slow
+def test_break_off_moves_reds_by_physics(timelines: dict[str, Timeline]) -> None:
+    tl = timelines["break_off"]
+    first = next(e for e in tl.events if isinstance(e, Collision))
+    assert first.balls[0] == "white" and first.balls[1].startswith("red")
+    moved = [
+        n
+        for k, n in enumerate(tl.ball_names)
+        if n.startswith("red")
+        and np.nanmax(np.linalg.norm(tl.positions[:, k] - tl.positions[0, k], axis=1)) > 5.0
+    ]
+    assert len(moved) >= 3
+    assert any(isinstance(e, Place) and e.ball == "white" and TABLE.in_d(*e.position) for e in tl.events)
+
+
+@pytest.mark.slow
+def test_pot_is_in_the_right_pocket_and_the_ball_leaves(timelines: dict[str, Timeline]) -> None:
+    tl = timelines["red_then_colour"]
+    pots = [e for e in tl.events if isinstance(e, Pot)]
+    assert len(pots) == 2 and pots[0].ball.startswith("red") and not pots[1].ball.startswith("red")
+    for pot in pots:
+        k = tl.index(pot.ball)
+        before = tl.positions[tl.times < pot.t - 0.02, k]
+        last = before[~np.isnan(before[:, 0])][-1]
+        nearest = min(TABLE.pockets.values(), key=lambda p: math.dist(p.corner, last))
+        assert nearest.name == pot.pocket
+        after = tl.positions[(tl.times >= pot.t) & (tl.times < pot.t + 0.5), k]
+        assert np.isnan(after).all()
+    colour = pots[1].ball
+    place = next(e for e in tl.events if isinstance(e, Place) and e.ball == colour)
+    assert place.t > pots[1].t
+    assert tl.positions_at(place.t + 0.01)[tl.index(colour)] == pytest.approx(place.position)
+    assert any(a.kind == "place" and a.ball == colour and a.t_start < place.t < a.t_end for a in tl.actions)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["break_off", "red_then_colour"])
+def test_timeline_is_consistent(timelines: dict[str, Timeline], name: str) -> None:
+    tl = timelines[name]
+    check_overlaps(tl.ball_names, tl.positions)
+    for event in tl.events:
+        assert validate_input(event_to_dict(event)) is None, event
+    assert [e.t for e in tl.events] == sorted(e.t for e in tl.events)
+    strikes = [e.t for e in tl.events if isinstance(e, Strike)]
+    strokes = [a for a in tl.actions if a.kind == "stroke"]
+    assert len(strokes) == len(strikes)
+    assert all(a.t_start < t < a.t_end for a, t in zip(strokes, strikes, strict=True))
+    # rest positions are what the samples show at the rest time
+    for rest in (e for e in tl.events if isinstance(e, Rest)):
+        p = tl.positions_at(rest.t)
+        for ball, xy in rest.positions.items():
+            assert p[tl.index(ball)] == pytest.approx(xy, abs=0.5)
+    on = ~np.isnan(tl.positions[..., 0])
+    xs, ys = tl.positions[..., 0][on], tl.positions[..., 1][on]
+    assert xs.min() > -R and xs.max() < TABLE.length + R and ys.min() > -R and ys.max() < TABLE.width + R
