@@ -78,8 +78,8 @@ class _Builder:
             )
         )
 
-    def shot(self, result: ShotResult, ts: float, rng: np.random.Generator) -> None:
-        """A stroke struck at ``ts``."""
+    def shot(self, result: ShotResult, ts: float, down: float, rng: np.random.Generator) -> None:
+        """A stroke struck at ``ts`` by a player who got down on it ``down`` seconds before."""
         self.hold(ts)
         cols = [self.names.index(n) for n in result.ball_names]
         for k, t in enumerate(result.times):
@@ -95,7 +95,7 @@ class _Builder:
         self.actions.append(
             Action(
                 "stroke",
-                ts - rng.uniform(1.0, 2.0),
+                ts - down,
                 ts + rng.uniform(0.3, 0.6),
                 "white",
                 (float(white[0]), float(white[1])),
@@ -165,8 +165,9 @@ def play(
             balls["white"] = (round(xy[0], 2), round(xy[1], 2))
         then_pot = k + 1 < len(plan) and plan[k + 1].goal == "pot"
         result = _play(spec, balls, after_red, rng, then_pot)
-        ts = t + rng.uniform(1.2, 3.0)
-        b.shot(result, ts, rng)
+        down = rng.uniform(1.0, 2.0)  # down on the shot, inside the 1-3 s pause
+        ts = t + max(rng.uniform(1.2, 3.0), down + 0.3)
+        b.shot(result, ts, down, rng)
         t = ts + result.duration
         on = balls_on(balls, after_red)
         foul = result.first_contact not in on or any(p not in on for p in result.potted)
