@@ -28,7 +28,8 @@ from vision.synthetic.physics import (
     touching_pairs,
 )
 from vision.synthetic.respot_sim import respot
-from vision.synthetic.shots import snookered
+from vision.synthetic.scenarios import SCENARIOS
+from vision.synthetic.shots import balls_on, snookered
 from vision.synthetic.timeline import Timeline
 
 R = TABLE.ball_radius
@@ -149,7 +150,7 @@ def test_snookered_behind_a_blocker(white: tuple[float, float], expected: bool) 
 
 @pytest.fixture(scope="module")
 def timelines() -> dict[str, Timeline]:
-    return {name: physics.simulate_sequence(name, seed=0) for name in ("break_off", "red_then_colour")}
+    return {name: physics.simulate_sequence(name, seed=0) for name in SCENARIOS}
 
 
 @pytest.mark.slow
@@ -199,7 +200,7 @@ def test_pot_is_in_the_right_pocket_and_the_ball_leaves(timelines: dict[str, Tim
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["break_off", "red_then_colour"])
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_timeline_is_consistent(timelines: dict[str, Timeline], name: str) -> None:
     tl = timelines[name]
     check_overlaps(tl.ball_names, tl.positions)
@@ -218,3 +219,40 @@ def test_timeline_is_consistent(timelines: dict[str, Timeline], name: str) -> No
     on = ~np.isnan(tl.positions[..., 0])
     xs, ys = tl.positions[..., 0][on], tl.positions[..., 1][on]
     assert xs.min() > -R and xs.max() < TABLE.length + R and ys.min() > -R and ys.max() < TABLE.width + R
+
+
+def _first_white_contact(tl: Timeline, after: float = 0.0) -> str | None:
+    hit = next(
+        (e for e in tl.events if isinstance(e, Collision) and e.t > after and "white" in e.balls), None
+    )
+    return None if hit is None else hit.balls[1]
+
+
+@pytest.mark.slow
+def test_scenario_outcomes_come_true(timelines: dict[str, Timeline]) -> None:
+    # in-off: the white is potted, then placed in the D by a hand before the next strike
+    tl = timelines["in_off"]
+    pot = next(e for e in tl.events if isinstance(e, Pot) and e.ball == "white")
+    place = next(e for e in tl.events if isinstance(e, Place) and e.ball == "white" and e.t > pot.t)
+    assert TABLE.in_d(*place.position)
+    assert any(isinstance(e, Strike) and e.t > place.t for e in tl.events)
+    # touching: the white comes to rest within the touching gap of a red
+    pairs = timelines["touching"].events[-1]
+    assert isinstance(pairs, Rest) and any(
+        a == "white" and b.startswith("red") for a, b in pairs.touching or ()
+    )
+    # wrong first contact: the white's first ball is not a red while reds are on
+    assert not str(_first_white_contact(timelines["wrong_first_contact"])).startswith("red")
+    # free ball: a foul (a colour first) that leaves the white snookered on every red
+    fb = timelines["free_ball"]
+    assert not str(_first_white_contact(fb)).startswith("red")
+    rest = [e for e in fb.events if isinstance(e, Rest)][-1]
+    on = balls_on(rest.positions, after_red=False)
+    assert on and snookered(rest.positions["white"], on, rest.positions)
+    # colours clearance: colours potted in ascending order, ending with the black, none re-spotted
+    cc = timelines["colours_clearance"]
+    potted = [e.ball for e in cc.events if isinstance(e, Pot)]
+    assert potted[-1] == "black" and len(potted) >= 3
+    order = [c.value for c in Colour if c.value in potted]
+    assert potted == order
+    assert not any(isinstance(e, Place) for e in cc.events)
