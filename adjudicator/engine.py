@@ -147,7 +147,9 @@ def _place(state: FrameState, ev: Place) -> tuple[FrameState, list[Output]]:
     pending = dict(state.pending_respots)
     if ev.ball == WHITE:
         in_hand = state.in_hand or state.anywhere
-        if not in_hand and state.foul is None:
+        known = state.positions.get(WHITE)
+        far = known is None or math.hypot(known[0] - ev.position[0], known[1] - ev.position[1]) > PLACE_TOL
+        if not in_hand and far:
             outs.append(
                 notice_out(
                     ev.t, "the white was placed while in play; assumed a replacement by the referee", WHITE
