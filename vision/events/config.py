@@ -42,6 +42,9 @@ class EventConfig:
             moves it by a few millimetres at most and comes back; a real stroke moves it
             a radius within a frame or two.
         move_mm: a ball has left its position when it is this far from it (3 sigmas + 1 mm).
+        push_mm: a ball at rest before and after a stroke that moved by more than this was
+            touched: 4 standard deviations of the difference of two rest-window means,
+            plus 0.5 mm. Finds contacts too gentle to show in the velocities.
         place_mm: a ball at rest elsewhere than before by this much, without a stroke, was
             put there by hand: a quarter of a ball radius, at least 5 noise sigmas.
         fit_frames: samples each side of a contact used to fit a trajectory: 0.15 s, 3 to 8.
@@ -57,7 +60,8 @@ class EventConfig:
             place closer than that cannot be ordered by any camera.
         touching_mm: the white and a ball at rest are touching when the measured gap
             between them is under this: 2 standard deviations of the gap measured from a
-            rest window's mean positions, at least 0.5 mm.
+            rest window's mean positions, at least 1 mm (the gap a referee can judge from
+            above the table).
         hide_timeout_s: a ball hidden while still moving stops holding up the rest after this.
         max_stroke_s: a stroke still moving after this is closed with a rest anyway.
     """
@@ -70,6 +74,7 @@ class EventConfig:
     rest_speed_mm_s: float
     strike_mm: float
     move_mm: float
+    push_mm: float
     place_mm: float
     fit_frames: int
     accel_prior: float
@@ -114,12 +119,13 @@ class EventConfig:
             rest_speed_mm_s=max(5.0, 3.0 * sigma_rest_v),
             strike_mm=r / 2.0,
             move_mm=3.0 * noise_mm + 1.0,
+            push_mm=4.0 * gap_sigma + 0.5,
             place_mm=max(r / 4.0, 5.0 * noise_mm),
             fit_frames=fit_frames,
             accel_prior=SLIDING_FRICTION * GRAVITY,
             impulse_mm_s=max(40.0, 4.0 * math.sqrt(2.0) * sigma_v),
             simultaneous_s=1e-3,
-            touching_mm=max(0.5, 2.0 * gap_sigma),
+            touching_mm=max(1.0, 2.0 * gap_sigma),
             hide_timeout_s=3.0,
             max_stroke_s=120.0,
         )

@@ -77,8 +77,9 @@ def pocket_entry(
     """Whether a path last seen at ``t_from`` entered a pocket before ``t_to``.
 
     The path is extrapolated from the last fit (it is on the cloth, so friction only slows
-    it). It enters a pocket when its centre crosses the mouth line between the jaws heading
-    for the fall, or when its last seen centre is already past the mouth line. ``reach_mm``
+    it, and a path that turns back has stopped). It enters a pocket when its centre crosses
+    the mouth line between the jaws or enters the pocket's fall circle (which reaches a
+    little in front of a middle pocket's mouth line). ``reach_mm``
     bounds the extrapolation: a ball last seen further than this from a mouth vanished for
     another reason (a player's arm), not into a pocket.
     """
@@ -99,15 +100,12 @@ def pocket_entry(
         d_mid = float(np.hypot(*(p_last - mid)))
         if d_mid > reach_mm + half + r:
             continue
-        depth_last = past_mouth(p_last, pocket, r)
-        if depth_last > -0.25 * r:
-            t_cross = t_from
-        else:
-            depths = np.array([past_mouth(q, pocket, r) for q in path[:stop]])
-            inside = np.flatnonzero(depths >= 0.0)
-            if len(inside) == 0:
-                continue
-            t_cross = float(grid[int(inside[0])])
+        depths = np.array([past_mouth(q, pocket, r) for q in path[:stop]])
+        fall = np.hypot(*(path[:stop] - np.asarray(pocket.centre)).T) <= pocket.radius
+        inside = np.flatnonzero((depths >= 0.0) | fall)
+        if len(inside) == 0:
+            continue
+        t_cross = float(grid[int(inside[0])])
         if d_mid < best_d:
             best, best_d = PocketEntry(pocket.name, t_cross), d_mid
     return best

@@ -200,7 +200,7 @@ class EventInferer:
         window = self._frames[-n:]
         positions: dict[str, tuple[float, float]] = {}
         for b, name in enumerate(self.names):
-            mean = self._still_mean(window, b, min_seen=len(window))
+            mean = self._still_mean(window, b, min_seen=(len(window) + 1) // 2)
             if mean is None:
                 if all(not f.seen[b] for f in window):
                     last = window[-1]
@@ -250,7 +250,7 @@ class EventInferer:
             if all(f.state[b] == TrackState.ABSENT for f in window):
                 self.rest[b] = np.nan  # picked up (a colour to re-spot, the white in hand)
                 continue
-            mean = self._still_mean(window, b, min_seen=len(window))
+            mean = self._still_mean(window, b, min_seen=(len(window) + 1) // 2)
             if mean is None:
                 continue
             if np.isnan(self.rest[b, 0]) or float(np.hypot(*(mean - self.rest[b]))) > cfg.place_mm:
@@ -343,29 +343,29 @@ class EventInferer:
             self.rest[b] = mean
             positions[name] = _xy(mean)
         t_rest = max(window[0].t, events[-1].t if events else 0.0)
-        events.append(self._rest_event(t_rest, positions, window))
+        events.append(self._rest_event(t_rest, positions))
         self._handled[:] = False
         self.phase = Phase.AT_REST
         self._frames = self._frames[-cfg.rest_frames :]
         self._stroke_from = 0
         return events
 
-    def _rest_event(
-        self, t: float, positions: dict[str, tuple[float, float]], window: Sequence[_Frame]
-    ) -> MeasuredRest:
-        """The rest, with the white's touching balls measured from the window's means."""
-        r2 = 2.0 * self.cfg.radius
-        pairs: list[tuple[str, str]] = []
-        gaps: list[float] = []
-        if "white" in positions:
-            w = np.asarray(positions["white"])
-            for name, xy in positions.items():
-                if name == "white":
-                    continue
-                gap = float(np.hypot(*(np.asarray(xy) - w))) - r2
-                if gap < self.cfg.touching_mm:
-                    pairs.append(("white", name))
-                    gaps.append(round(gap, 2))
+    def _rest_event(self, t: float, positions: dict[str, tuple[float, float]]) -> MeasuredRest:
+        """The rest, with every touching pair (the white's first: Section 3 Rule 13 is about
+        those) measured from the window's mean positions."""
+        names = list(positions)
+        xy = np.array([positions[n] for n in names]).reshape(-1, 2)
+        found: list[tuple[float, tuple[str, str]]] = []
+        if len(names) > 1:
+            i, j = np.triu_indices(len(names), 1)
+            gap = np.hypot(*(xy[i] - xy[j]).T) - 2.0 * self.cfg.radius
+            for k in np.flatnonzero(gap < self.cfg.touching_mm):
+                a, b = names[int(i[k])], names[int(j[k])]
+                pair = (b, a) if b == "white" else (a, b)
+                found.append((round(float(gap[k]), 2), pair))
+        found.sort(key=lambda g: (g[1][0] != "white", g[1]))
+        pairs = [p for _, p in found]
+        gaps = [g for g, _ in found]
         return MeasuredRest(
             t=t,
             positions=positions,

@@ -94,11 +94,20 @@ def fit_motion(
     origin = float(t[-1]) if t0 is None else float(t0)
     s = t - origin
     a = np.stack([np.ones(n), s, s * s], axis=1)
-    # Ridge on c2 (= accel / 2): the prior's weight is noise^2 / (accel_prior / 2)^2.
     sigma = max(noise_mm, 1e-3)
-    lam = (sigma / (accel_prior / 2.0)) ** 2 if accel_prior > 0 else 1e12
-    ata = a.T @ a + np.diag([1e-12, 1e-12, lam])
-    coef = np.linalg.solve(ata, a.T @ p)
+    # Straight line first; the bend is kept only when it explains the samples better by more
+    # than noise would (chi-square, 2 degrees of freedom, 1 % level): a free parabola through
+    # a few noisy samples has a far noisier end velocity than a line.
+    lin = np.linalg.lstsq(a[:, :2], p, rcond=None)[0]
+    coef = np.vstack([lin, np.zeros((1, 2))])
+    if n >= 4:
+        # Ridge on c2 (= accel / 2): the prior's weight is noise^2 / (accel_prior / 2)^2.
+        lam = (sigma / (accel_prior / 2.0)) ** 2 if accel_prior > 0 else 1e12
+        quad = np.linalg.solve(a.T @ a + np.diag([1e-12, 1e-12, lam]), a.T @ p)
+        rss_lin = float(np.sum((a[:, :2] @ lin - p) ** 2))
+        rss_quad = float(np.sum((a @ quad - p) ** 2))
+        if rss_lin - rss_quad > 9.2 * sigma * sigma:
+            coef = quad
     return Motion(t0=origin, coef=coef, t_first=float(t[0]), t_last=float(t[-1]), n=n)
 
 

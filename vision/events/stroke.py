@@ -42,6 +42,7 @@ from vision.events.kinematics import (
     fit_motion,
 )
 
+_DEBUG = bool(__import__("os").environ.get("BAULKLINE_EVENTS_DEBUG"))
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
@@ -104,7 +105,7 @@ class _Analysis:
     sf: StrokeFrames
     cfg: EventConfig
     breaks: list[list[float]] = field(default_factory=list)
-    cand_frames: list[list[int]] = field(default_factory=list)
+    cand_frames: list[list[tuple[int, int]]] = field(default_factory=list)
 
     # ---- samples and fits ----------------------------------------------------------------
     def samples(self, b: int, k_lo: int, k_hi: int) -> tuple[FloatArray, FloatArray]:
@@ -129,23 +130,28 @@ class _Analysis:
         return fit_motion(t, p, self.cfg.noise_mm, self.cfg.accel_prior, t0)
 
     def pre_model(self, b: int, k_end: int) -> Motion | None:
-        """Ball ``b``'s path up to frame ``k_end``, since its last contact; when that contact
-        left fewer than two samples, its path before it (the line it was on)."""
+        """Ball ``b``'s path up to frame ``k_end``: see :meth:`pre_model_fresh`."""
+        return self.pre_model_fresh(b, k_end)[0]
+
+    def pre_model_fresh(self, b: int, k_end: int) -> tuple[Motion | None, bool]:
+        """Ball ``b``'s path up to frame ``k_end`` since its last contact, and ``True``; when
+        that contact left fewer than two samples, its path before it (the line it was on,
+        which still says which ball it would reach first) and ``False``."""
         if self.was_still(b, k_end):
-            return Motion.still(self.sf.start[b])
+            return Motion.still(self.sf.start[b]), True
         w = self.cfg.fit_frames
         t, p = self.samples(b, 0, k_end)
         brk = self.breaks[b]
         last = brk[-1] if brk else -math.inf
         sel = t > last
         if int(sel.sum()) >= 2:
-            return self.fit(t[sel][-w:], p[sel][-w:])
+            return self.fit(t[sel][-w:], p[sel][-w:]), True
         if brk:
             prev = brk[-2] if len(brk) > 1 else -math.inf
             sel = (t > prev) & (t <= last)
             if int(sel.sum()) >= 2:
-                return self.fit(t[sel][-w:], p[sel][-w:])
-        return None
+                return self.fit(t[sel][-w:], p[sel][-w:]), False
+        return None, False
 
     def post_model(self, b: int, t_after: float, k_stop: int) -> Motion | None:
         """Ball ``b``'s path after ``t_after``, up to (not including) frame ``k_stop``."""
@@ -157,8 +163,10 @@ class _Analysis:
         ts, ps = t[sel][:w], p[sel][:w]
         return self.fit(ts, ps, t0=float(ts[0]))
 
-    def next_candidate(self, b: int, k: int) -> int:
-        later = [c for c in self.cand_frames[b] if c > k]
+    def next_candidate(self, b: int, k: int, partner: int | None = None) -> int:
+        """The next frame after ``k`` where ball ``b`` may touch something other than
+        ``partner`` (repeated minima of the same pair are noise on one contact)."""
+        later = [c for c, other in self.cand_frames[b] if c > k and (partner is None or other != partner)]
         return min(later) if later else len(self.sf.times)
 
     def bracket(self, k: int) -> tuple[float, float]:
@@ -217,12 +225,21 @@ def _candidates(sf: StrokeFrames, cfg: EventConfig) -> list[_Candidate]:
             rel = sf.position[idx, i] - sf.position[idx, j]
             gap = np.hypot(*rel.T) - 2.0 * r
             step = np.hypot(*np.diff(rel, axis=0).T) if len(idx) > 1 else np.zeros(0)
+            last: tuple[int, float] | None = None  # (index in out, gap) of the pair's last
             for m in _local_minima(gap):
                 reach = max(step[m - 1] if m > 0 else 0.0, step[m] if m < len(step) else 0.0) + margin
                 k = int(idx[m])
                 lo, hi = max(k - 1, 0), min(k + 2, len(sf.times))
                 if gap[m] < reach and (act[lo:hi, i].any() or act[lo:hi, j].any()):
+                    # Balls creeping within noise of each other make a minimum every few
+                    # frames: one contact at most, tested once, at the closest of them.
+                    if last is not None and k - out[last[0]].k <= cfg.fit_frames:
+                        if gap[m] < last[1]:
+                            out[last[0]] = _Candidate(k, (i, j))
+                            last = (last[0], float(gap[m]))
+                        continue
                     out.append(_Candidate(k, (i, j)))
+                    last = (len(out) - 1, float(gap[m]))
     for j in range(b):
         if not moved[j]:
             continue
@@ -270,7 +287,8 @@ def _ball_contact(an: _Analysis, cand: _Candidate) -> Collision | None:
     i, j = cand.balls
     k = cand.k
     ta, tb = an.bracket(k)
-    mi, mj = an.pre_model(i, k - 1), an.pre_model(j, k - 1)
+    (mi, fresh_i), (mj, fresh_j) = an.pre_model_fresh(i, k - 1), an.pre_model_fresh(j, k - 1)
+    fresh = {i: fresh_i, j: fresh_j}
     t_star: float | None = None
     if mi is not None and mj is not None:
         t_star = contact_time_balls(mi, mj, cfg.radius, ta - cfg.dt, tb)
@@ -285,14 +303,14 @@ def _ball_contact(an: _Analysis, cand: _Candidate) -> Collision | None:
         # Fall back on the ball that was still: it left its spot when it was hit.
         for still, m in ((j, mj), (i, mi)):
             if m is not None and m.is_still:
-                post = an.post_model(still, ta, an.next_candidate(still, k))
+                post = an.post_model(still, ta, an.next_candidate(still, k, i + j - still))
                 if post is not None:
                     t_star = departure_time(post, sf.start[still], ta - cfg.dt, tb)
                     break
     if t_star is None:
         return None
     for b in (i, j):
-        posts[b] = an.post_model(b, t_star, an.next_candidate(b, k))
+        posts[b] = an.post_model(b, t_star, an.next_candidate(b, k, i + j - b))
     pos = {}
     for b, m in ((i, mi), (j, mj)):
         if m is not None:
@@ -309,17 +327,25 @@ def _ball_contact(an: _Analysis, cand: _Candidate) -> Collision | None:
     impulses = []
     for b, m, sign in ((i, mi, -1.0), (j, mj, 1.0)):
         post = posts[b]
-        if m is None or post is None:
+        if m is None or post is None or not fresh[b]:
             continue
         dv = post.velocity(t_star) - m.velocity(t_star)
         jb = sign * float(dv @ n)
+        if _DEBUG:
+            print("  impulse", sf.ball_names[b], m.is_still, round(jb, 1), post.n)
         if m.is_still and jb < cfg.impulse_mm_s:
             return None  # a still ball that was really hit must move off along the line
         impulses.append(jb)
     if impulses and float(np.mean(impulses)) < cfg.impulse_mm_s:
         return None
-    if not impulses and norm > 2.0 * cfg.radius + 4.0 * cfg.noise_mm:
-        return None
+    if not impulses:
+        # Nothing after the contact to measure (two contacts in one frame, or the balls
+        # left the table): accept a geometric contact made at a measurable closing speed.
+        if mi is None or mj is None or norm > 2.0 * cfg.radius + 4.0 * cfg.noise_mm:
+            return None
+        closing = float((mi.velocity(t_star) - mj.velocity(t_star)) @ n)
+        if closing < cfg.impulse_mm_s:
+            return None
     names = sf.ball_names
     pair = (names[i], names[j]) if names[j] != "white" else (names[j], names[i])
     for b in (i, j):
@@ -357,6 +383,44 @@ def _cushion_contact(an: _Analysis, cand: _Candidate) -> Cushion | None:
     an.breaks[b].append(t_star)
     an.breaks[b].sort()
     return Cushion(t=t_star, ball=sf.ball_names[b])
+
+
+def _pushes(an: _Analysis, cands: list[_Candidate], final_window: int) -> list[Collision]:
+    """Contacts too gentle to time from velocities, found from their result: a ball still
+    before the stroke that rests measurably elsewhere after it, with no contact found, was
+    pushed by the ball that came closest to it."""
+    sf, cfg = an.sf, an.cfg
+    out: list[Collision] = []
+    f = len(sf.times)
+    for j in range(len(sf.ball_names)):
+        if an.breaks[j] or np.isnan(sf.start[j, 0]):
+            continue
+        _, p_end = an.samples(j, f - final_window, f - 1)
+        if len(p_end) < 2 or float(np.hypot(*(p_end.mean(axis=0) - sf.start[j]))) <= cfg.push_mm:
+            continue
+        best: tuple[float, _Candidate] | None = None
+        for c in cands:
+            if c.cushion is not None or j not in c.balls:
+                continue
+            i = c.balls[0] + c.balls[1] - j
+            if not (sf.seen[c.k, i] and sf.seen[c.k, j]):
+                continue
+            gap = float(np.hypot(*(sf.position[c.k, i] - sf.position[c.k, j]))) - 2.0 * cfg.radius
+            if best is None or gap < best[0]:
+                best = (gap, c)
+        if best is None:
+            continue
+        c = best[1]
+        i = c.balls[0] + c.balls[1] - j
+        ta, tb = an.bracket(c.k)
+        mi, mj = an.pre_model(i, c.k - 1), Motion.still(sf.start[j])
+        t_star = contact_time_balls(mi, mj, cfg.radius, ta - cfg.dt, tb) if mi is not None else None
+        t = float(sf.times[c.k]) if t_star is None else t_star
+        names = sf.ball_names
+        pair = (names[i], names[j]) if names[j] != "white" else (names[j], names[i])
+        an.breaks[j].append(t)
+        out.append(Collision(t=t, balls=pair))
+    return out
 
 
 def _exits(an: _Analysis, final_window: int) -> list[InputEvent]:
@@ -424,11 +488,12 @@ def analyse_stroke(sf: StrokeFrames, cfg: EventConfig, final_window: int, t_min:
     cands = _candidates(sf, cfg)
     for c in cands:
         for ball in c.balls:
-            an.cand_frames[ball].append(c.k)
+            other = c.balls[0] + c.balls[-1] - ball if len(c.balls) == 2 else -1
+            an.cand_frames[ball].append((c.k, other))
     events: list[InputEvent] = []
     white = sf.ball_names.index("white") if "white" in sf.ball_names else -1
     if white >= 0:
-        first = min(an.cand_frames[white], default=len(sf.times))
+        first = min((k for k, _ in an.cand_frames[white]), default=len(sf.times))
         # Candidates touching the white before it left its spot (a ball it rests against).
         t_strike = _strike_time(an, white, first)
         if t_strike is not None:
@@ -439,6 +504,7 @@ def analyse_stroke(sf: StrokeFrames, cfg: EventConfig, final_window: int, t_min:
         ev: InputEvent | None = _ball_contact(an, c) if c.cushion is None else _cushion_contact(an, c)
         if ev is not None:
             events.append(ev)
+    events.extend(_pushes(an, cands, final_window))
     events.extend(_exits(an, final_window))
     t_floor = events[0].t if events and isinstance(events[0], Strike) else t_min
     events = [e if e.t >= t_floor else _retime(e, t_floor) for e in events]

@@ -9,11 +9,13 @@ the event inferer must turn back into the timeline's true event log.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from adjudicator.eventlog import FrameStart, InputEvent, Rest
 from vision.synthetic.timeline import Timeline
 from vision.tracks import Tracks, TrackState
 
@@ -80,3 +82,42 @@ def tracks_from_timeline(
         pixel=np.full_like(pos, np.nan),
         state=state.astype(np.int8),
     )
+
+
+def shot_timeline(
+    ball_names: tuple[str, ...],
+    times: FloatArray,
+    positions: FloatArray,
+    events: tuple[InputEvent, ...],
+    touching: tuple[tuple[str, str], ...] = (),
+    lead_s: float = 0.6,
+    tail_s: float = 1.0,
+) -> Timeline:
+    """One simulated stroke (times from the strike at 0) as a timeline with still lead-in and
+    tail, starting with a ``frame_start`` and ending with the true ``rest``.
+
+    Args:
+        ball_names: columns of ``positions``.
+        times: ``(T,)`` stroke sample times, the strike at 0.
+        positions: ``(T, B, 2)``; NaN from a ball's pot on.
+        events: the stroke's true events (strike, contacts, pots), stroke-local times.
+        touching: pairs touching at rest.
+        lead_s: still time before the strike (the camera sees the position first).
+        tail_s: still time after the last ball stopped.
+    """
+    step = 0.01
+    pre_t = np.arange(0.0, lead_s, step)
+    stroke_t = np.asarray(times, dtype=np.float64) + lead_s
+    post_t = stroke_t[-1] + np.arange(step, tail_s, step)
+    first, last = positions[0], positions[-1]
+    all_t = np.concatenate([pre_t, stroke_t, post_t])
+    all_p = np.concatenate(
+        [np.repeat(first[None], len(pre_t), 0), positions, np.repeat(last[None], len(post_t), 0)]
+    )
+    start = {n: (float(first[j, 0]), float(first[j, 1])) for j, n in enumerate(ball_names)}
+    on = [j for j in range(len(ball_names)) if not np.isnan(last[j, 0])]
+    final = {ball_names[j]: (float(last[j, 0]), float(last[j, 1])) for j in on}
+    log: list[InputEvent] = [FrameStart(t=0.0, players=("Player 1", "Player 2"), striker=0, positions=start)]
+    log.extend(dataclasses.replace(e, t=e.t + lead_s) for e in events)
+    log.append(Rest(t=float(stroke_t[-1]), positions=final, touching=touching or None))
+    return Timeline(tuple(ball_names), all_t, all_p, tuple(log))
