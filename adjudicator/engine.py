@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 
 from adjudicator.eventlog import (
     Choice,
@@ -63,7 +62,7 @@ from adjudicator.fouls import INFRINGEMENTS, Reason, Value, infringement_foul, v
 from adjudicator.judge import judge, pre_stroke_foul, touching_white
 from adjudicator.miss import warning_due
 from adjudicator.outputs import Output, foul_call, frame_end_out, notice_out, score_out, warning_out
-from adjudicator.state import FrameState, MissRun, Stroke, base_on, freeze, on_value
+from adjudicator.state import FrameState, MissRun, Stroke, base_on, evolve, freeze, on_value
 from calibration.table import TABLE
 
 WHITE = "white"
@@ -105,7 +104,7 @@ def _dispatch(state: FrameState, event: InputEvent) -> tuple[FrameState, list[Ou
     if isinstance(event, Place):
         return _place(state, event)
     if isinstance(event, Nominate):
-        return replace(state, nominated=event.ball), []
+        return evolve(state, nominated=event.ball), []
     if isinstance(event, Strike):
         return _strike(state, event)
     if isinstance(event, _STROKE_EVENTS):
@@ -120,7 +119,7 @@ def _dispatch(state: FrameState, event: InputEvent) -> tuple[FrameState, list[Ou
     if isinstance(event, Choice):
         return _choice(state, event)
     if isinstance(event, Concede):
-        new = replace(state, over=True, on="none", foul=None)
+        new = evolve(state, over=True, on="none", foul=None)
         return new, [frame_end_out(event.t, new.scores, "concession", winner=1 - event.player)]
     raise TypeError(f"not an input event: {event!r}")  # pragma: no cover
 
@@ -155,7 +154,7 @@ def _place(state: FrameState, ev: Place) -> tuple[FrameState, list[Output]]:
                     ev.t, "the white was placed while in play; assumed a replacement by the referee", WHITE
                 )
             )
-        return replace(state, positions=freeze(pos), in_hand=in_hand, placed=in_hand, touching=()), outs
+        return evolve(state, positions=freeze(pos), in_hand=in_hand, placed=in_hand, touching=()), outs
     if ev.ball in pending:
         want = pending.pop(ev.ball)
         if math.hypot(want[0] - ev.position[0], want[1] - ev.position[1]) > PLACE_TOL:
@@ -173,13 +172,13 @@ def _place(state: FrameState, ev: Place) -> tuple[FrameState, list[Output]]:
                 ev.t, f"{ev.ball} was placed but was not off the table to be spotted; assumed there", ev.ball
             )
         )
-    return replace(state, positions=freeze(pos), pending_respots=freeze(pending)), outs
+    return evolve(state, positions=freeze(pos), pending_respots=freeze(pending)), outs
 
 
 def _strike(state: FrameState, ev: Strike) -> tuple[FrameState, list[Output]]:
     outs: list[Output] = []
     if state.foul is not None:  # no election: the non-offender plays from the position left
-        state = replace(state, foul=None, misses=MissRun(), replayed_after_miss=False)
+        state = evolve(state, foul=None, misses=MissRun(), replayed_after_miss=False)
     if state.in_hand and WHITE not in state.positions:
         outs.append(
             notice_out(
@@ -187,14 +186,14 @@ def _strike(state: FrameState, ev: Strike) -> tuple[FrameState, list[Output]]:
             )
         )
     if state.misses.count and not state.replayed_after_miss:
-        state = replace(state, misses=MissRun())
-    start = replace(state, pending_respots=freeze({}))
-    return replace(start, stroke=Stroke(ev.t, start)), outs
+        state = evolve(state, misses=MissRun())
+    start = evolve(state, pending_respots=freeze({}))
+    return evolve(start, stroke=Stroke(ev.t, start)), outs
 
 
 def _loose_event(state: FrameState, ev: InputEvent) -> tuple[FrameState, list[Output]]:
     if state.stroke is not None:
-        return replace(state, stroke=replace(state.stroke, events=(*state.stroke.events, ev))), []
+        return evolve(state, stroke=evolve(state.stroke, events=(*state.stroke.events, ev))), []
     if isinstance(ev, Pot):
         msg = f"{ev.ball} fell into a pocket between strokes; replaced (Rule 9(a))"
         return state, [notice_out(ev.t, msg, ev.ball)]
@@ -204,7 +203,7 @@ def _loose_event(state: FrameState, ev: InputEvent) -> tuple[FrameState, list[Ou
 def _rest_between_strokes(state: FrameState, ev: Rest) -> FrameState:
     positions = freeze(ev.positions)
     in_hand = state.in_hand and WHITE not in positions
-    return replace(
+    return evolve(
         state,
         positions=positions,
         in_hand=in_hand or (state.in_hand and state.placed),
@@ -218,7 +217,7 @@ def _infringement(state: FrameState, ev: Infringement) -> tuple[FrameState, list
     if ev.player is not None and ev.player != current:
         return _penalty(state, ev, current)
     if state.stroke is not None:
-        return replace(state, stroke=replace(state.stroke, events=(*state.stroke.events, ev))), []
+        return evolve(state, stroke=evolve(state.stroke, events=(*state.stroke.events, ev))), []
     new, outs = pre_stroke_foul(state, ev)
     if ev.kind not in INFRINGEMENTS and ev.kind != "played_with_ball_wrongly_spotted":
         outs.insert(
@@ -239,10 +238,10 @@ def _penalty(state: FrameState, ev: Infringement, striker: int) -> tuple[FrameSt
     offender = 1 - striker
     scores = list(state.scores)
     scores[striker] += foul.penalty
-    new = replace(state, scores=(scores[0], scores[1]))
+    new = evolve(state, scores=(scores[0], scores[1]))
     if state.stroke is not None:  # the stroke's judgement starts from the scores with the penalty
-        start = replace(state.stroke.start, scores=new.scores)
-        new = replace(new, stroke=replace(state.stroke, start=start))
+        start = evolve(state.stroke.start, scores=new.scores)
+        new = evolve(new, stroke=evolve(state.stroke, start=start))
         return new, [foul_call(ev.t, foul, offender, call="PENALTY")]
     return new, [foul_call(ev.t, foul, offender, call="PENALTY"), score_out(ev.t, new)]
 
@@ -252,7 +251,7 @@ def _choice(state: FrameState, ev: Choice) -> tuple[FrameState, list[Output]]:
     if fc is None:
         return state, [notice_out(ev.t, f"choice {ev.option!r} with no foul to answer; ignored")]
     if ev.option == "play":
-        return replace(state, foul=None, misses=MissRun(), replayed_after_miss=False), []
+        return evolve(state, foul=None, misses=MissRun(), replayed_after_miss=False), []
     outs: list[Output] = []
     option = ev.option
     if option == "replace" and not fc.replace_allowed:
@@ -263,7 +262,7 @@ def _choice(state: FrameState, ev: Choice) -> tuple[FrameState, list[Output]]:
         )
         option = "play_again"
     if option == "play_again":
-        new = replace(
+        new = evolve(
             state,
             striker=fc.offender,
             brk=0,
@@ -279,9 +278,9 @@ def _choice(state: FrameState, ev: Choice) -> tuple[FrameState, list[Output]]:
     misses = state.misses
     warn = warning_due(misses, state.six_reds) if fc.miss else None
     if warn is not None:
-        misses = replace(misses, warned=True)
+        misses = evolve(misses, warned=True)
         outs.append(warning_out(ev.t, fc.offender, warn))
-    new = replace(
+    new = evolve(
         orig,
         scores=state.scores,
         striker=fc.offender,

@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from adjudicator import snookered as geo
 from adjudicator.eventlog import Infringement, Rest
@@ -68,6 +68,7 @@ from adjudicator.state import (
     MissRun,
     Position,
     base_on,
+    evolve,
     freeze,
     is_red,
     needs_snookers,
@@ -156,7 +157,7 @@ def settle(start: FrameState, events: tuple, rest: Mapping[str, Position], t: fl
                 notice_out(t, f"{ball} was reported potted but was not on the table; pot ignored", ball)
             )
     off = [b for b in facts.off if b in start.positions]
-    facts = replace(facts, potted=tuple(potted), off=tuple(off))
+    facts = evolve(facts, potted=tuple(potted), off=tuple(off))
     final = dict(rest)
     for ball, pos in start.positions.items():
         if ball not in rest and ball not in potted and ball not in off:
@@ -243,7 +244,7 @@ def _end_black(
         drawn = draw_lot(state, t)
         black = Colour.BLACK.value
         spot = TABLE.spots[Colour.BLACK]
-        new = replace(
+        new = evolve(
             state,
             positions=freeze({black: spot}),
             in_hand=True,
@@ -261,7 +262,7 @@ def _end_black(
         outs.append({"type": "respot", "t": t, "ball": black, "spot": black, "position": [spot[0], spot[1]]})
         outs.append(score_out(t, new))
         return new, outs
-    new = replace(state, over=True, on=NONE, foul=None, brk=state.brk)
+    new = evolve(state, over=True, on=NONE, foul=None, brk=state.brk)
     outs.append(score_out(t, new))
     outs.append(frame_end_out(t, new.scores, reason))
     return new, outs
@@ -289,7 +290,7 @@ def _fair(
     else:
         striker, brk, on = start.opponent, 0, base_on(positions)
     touching = touching_white(final, touching_pairs)
-    new = replace(
+    new = evolve(
         start,
         scores=(scores[0], scores[1]),
         striker=striker,
@@ -358,7 +359,7 @@ def _foul(
     )
     outs.append(foul_call(t, worst, offender, miss=verdict.called))
     outs += spot_outs
-    new = replace(
+    new = evolve(
         start,
         scores=(scores[0], scores[1]),
         striker=awarded,
@@ -377,10 +378,10 @@ def _foul(
         touching=touching_white(final, touching_pairs),
     )
     if black_only or on == NONE:
-        new = replace(new, foul=None)
+        new = evolve(new, foul=None)
         return _end_black(new, t, outs, "foul_on_final_black")
     if verdict.called and frame_awarded(verdict.sequence, start.six_reds):
-        new = replace(new, over=True, on=NONE, foul=None)
+        new = evolve(new, over=True, on=NONE, foul=None)
         outs.append(score_out(t, new))
         outs.append(frame_end_out(t, new.scores, "frame_awarded_three_misses", winner=awarded))
         return new, outs
@@ -393,7 +394,7 @@ def _foul(
     )
     free = not anywhere and incoming_snookered(positions, on)
     replace_ok = verdict.called or any(f.reason is Reason.CAUSED_BALL_TO_MOVE for f in fouls)
-    new = replace(
+    new = evolve(
         new,
         free_ball=free,
         anywhere=anywhere,
@@ -411,7 +412,7 @@ def _snapshot(start: FrameState) -> FrameState:
     positions = start.positions
     if start.in_hand and WHITE in positions:
         positions = freeze({k: v for k, v in positions.items() if k != WHITE})
-    return replace(
+    return evolve(
         start, positions=positions, placed=False, nominated=None, free_ball=False, foul=None, stroke=None
     )
 
@@ -431,7 +432,7 @@ def pre_stroke_foul(state: FrameState, ev: Infringement) -> tuple[FrameState, li
     scores[1 - offender] += foul.penalty
     positions = state.positions
     on = base_on(positions)
-    new = replace(
+    new = evolve(
         state,
         scores=(scores[0], scores[1]),
         striker=1 - offender,
@@ -442,13 +443,13 @@ def pre_stroke_foul(state: FrameState, ev: Infringement) -> tuple[FrameState, li
         placed=state.placed and not state.in_hand,
     )
     if state.in_hand and WHITE in positions:  # Rule 10(j): the white stays in hand
-        new = replace(new, positions=freeze({k: v for k, v in positions.items() if k != WHITE}), placed=False)
+        new = evolve(new, positions=freeze({k: v for k, v in positions.items() if k != WHITE}), placed=False)
     outs.append(foul_call(t, foul, offender))
     black_only = {b for b in positions if b != WHITE} == {Colour.BLACK.value}
     if black_only:
-        return _end_black(replace(new, foul=None), t, outs, "foul_on_final_black")
+        return _end_black(evolve(new, foul=None), t, outs, "foul_on_final_black")
     free = incoming_snookered(new.positions, on)
-    new = replace(new, free_ball=free, foul=FoulContext(offender, _snapshot(state), False, True, free))
+    new = evolve(new, free_ball=free, foul=FoulContext(offender, _snapshot(state), False, True, free))
     if free:
         outs.append(plain_call(t, "FREE BALL"))
     outs.append(score_out(t, new))

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -101,6 +102,25 @@ def snookered(cue: Position, on: Sequence[Position], others: Sequence[Position])
     return not bool(np.any(free_balls(cue, on, others)))
 
 
+@lru_cache(maxsize=8)
+def _d_base(step: float) -> FloatArray:
+    """The fixed part of the D samples: arc, baulk-line and a 20 mm interior grid."""
+    cx, cy = TABLE.d_centre
+    r = TABLE.d_radius
+    n_arc = max(int(math.pi * r / step), 8)
+    a = np.linspace(-math.pi / 2, math.pi / 2, n_arc + 1)
+    arc = np.stack([cx - r * np.cos(a), cy + r * np.sin(a)], axis=1)
+    ys = np.linspace(cy - r, cy + r, max(int(2 * r / step), 2) + 1)
+    line = np.stack([np.full_like(ys, cx), ys], axis=1)
+    gx, gy = np.meshgrid(np.arange(cx - r, cx + 0.1, 20.0), np.arange(cy - r, cy + r + 0.1, 20.0))
+    grid = np.stack([gx.ravel(), gy.ravel()], axis=1)
+    pts = np.concatenate([arc, line, grid])
+    inside = (pts[:, 0] <= cx + 1e-6) & (np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) <= r + 1e-6)
+    out = pts[inside]
+    out.setflags(write=False)
+    return out
+
+
 def d_samples(
     on: Sequence[Position] = (), others: Sequence[Position] = (), step: float = D_STEP
 ) -> FloatArray:
@@ -111,33 +131,34 @@ def d_samples(
     """
     cx, cy = TABLE.d_centre
     r = TABLE.d_radius
-    n_arc = max(int(math.pi * r / step), 8)
-    a = np.linspace(-math.pi / 2, math.pi / 2, n_arc + 1)
-    arc = np.stack([cx - r * np.cos(a), cy + r * np.sin(a)], axis=1)
-    ys = np.linspace(cy - r, cy + r, max(int(2 * r / step), 2) + 1)
-    line = np.stack([np.full_like(ys, cx), ys], axis=1)
-    gx, gy = np.meshgrid(np.arange(cx - r, cx + 0.1, 20.0), np.arange(cy - r, cy + r + 0.1, 20.0))
-    grid = np.stack([gx.ravel(), gy.ravel()], axis=1)
-    parts = [arc, line, grid]
+    parts = [_d_base(step)]
     ring_a = np.linspace(0.0, 2 * math.pi, 720, endpoint=False)
     for bx, by in on:
         if math.hypot(bx - cx, by - cy) <= r + CONTACT + 1.0:
             ring = np.stack(
                 [bx + (CONTACT + 0.05) * np.cos(ring_a), by + (CONTACT + 0.05) * np.sin(ring_a)], axis=1
             )
-            parts.append(ring)
-    pts = np.concatenate(parts)
-    inside = (pts[:, 0] <= cx + 1e-6) & (np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) <= r + 1e-6)
-    pts = pts[inside]
+            inside = (ring[:, 0] <= cx + 1e-6) & (np.hypot(ring[:, 0] - cx, ring[:, 1] - cy) <= r + 1e-6)
+            parts.append(ring[inside])
+    pts = np.concatenate(parts) if len(parts) > 1 else parts[0]
     balls = _array([*on, *others])
-    if balls.shape[0]:
-        gap = np.hypot(pts[:, None, 0] - balls[None, :, 0], pts[:, None, 1] - balls[None, :, 1])
+    near = (
+        balls[(balls[:, 0] < cx + CONTACT) & (np.abs(balls[:, 1] - cy) < r + CONTACT)]
+        if balls.size
+        else balls
+    )
+    if near.shape[0]:
+        gap = np.hypot(pts[:, None, 0] - near[None, :, 0], pts[:, None, 1] - near[None, :, 1])
         pts = pts[np.all(gap >= CONTACT - GRAZE, axis=1)]
     return pts
 
 
 def snookered_in_hand(on: Sequence[Position], others: Sequence[Position], step: float = D_STEP) -> bool:
-    """Section 2 Rule 17(a): snookered from every position on or within the D."""
+    """Section 2 Rule 17(a): snookered from every position on or within the D.
+
+    A coarse pass over every 16th sample answers "not snookered" at once in ordinary positions;
+    only when it finds no free position are all samples examined.
+    """
     if not on:
         return False
     cues = d_samples(on, others, step)
@@ -145,6 +166,10 @@ def snookered_in_hand(on: Sequence[Position], others: Sequence[Position], step: 
         return True
     obstacles = _array(others)
     targets = _array(on)
+    coarse = cues[::16]
+    blocked = _edge_blocked(coarse, targets, obstacles)
+    if bool(np.any(~np.any(blocked, axis=2))):
+        return False
     for i in range(targets.shape[0]):  # one ball on at a time keeps arrays small; stop when free
         blocked = _edge_blocked(cues, targets[i : i + 1], obstacles)
         if bool(np.any(~np.any(blocked[:, 0, :], axis=1))):

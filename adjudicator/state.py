@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any, TypeVar
 
 from adjudicator.eventlog import InputEvent
 from calibration.table import BALL_VALUES, COLOURS_ASCENDING, Colour, colour_of
@@ -24,9 +25,24 @@ from calibration.table import BALL_VALUES, COLOURS_ASCENDING, Colour, colour_of
 Position = tuple[float, float]
 Positions = Mapping[str, Position]
 
+T = TypeVar("T")
+
 RED = "red"
 COLOUR = "colour"
 NONE = "none"
+
+
+def evolve(obj: T, **changes: Any) -> T:
+    """A new frozen dataclass like ``obj`` with ``changes``: :func:`dataclasses.replace` without
+    re-running ``__init__`` (five times faster; the reducer builds a state per event). The old
+    object is untouched."""
+    unknown = changes.keys() - obj.__dict__.keys()
+    if unknown:
+        raise TypeError(f"{type(obj).__name__} has no field(s) {sorted(unknown)}")
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def freeze(positions: Mapping[str, Position]) -> Positions:
