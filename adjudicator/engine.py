@@ -154,7 +154,8 @@ def _place(state: FrameState, ev: Place) -> tuple[FrameState, list[Output]]:
                     ev.t, "the white was placed while in play; assumed a replacement by the referee", WHITE
                 )
             )
-        return evolve(state, positions=freeze(pos), in_hand=in_hand, placed=in_hand, touching=()), outs
+        touching = () if in_hand else touching_white(pos, None)
+        return evolve(state, positions=freeze(pos), in_hand=in_hand, placed=in_hand, touching=touching), outs
     if ev.ball in pending:
         want = pending.pop(ev.ball)
         if math.hypot(want[0] - ev.position[0], want[1] - ev.position[1]) > PLACE_TOL:
