@@ -2,19 +2,34 @@
 
 The simulations share one module-scoped fixture: the first stroke of a process JIT-compiles
 pooltool (about 40 s on a cold numba cache, about a second once ``.cache/numba`` is warm).
+Every scenario's true event log is also refereed by :func:`adjudicator.engine.adjudicate`:
+the calls it makes must be the ones the scenario is named for.
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjudicator.eventlog import Collision, Place, Pot, Rest, Strike, event_to_dict, validate_input
-from calibration.table import TABLE, Colour
+from adjudicator.engine import adjudicate
+from adjudicator.eventlog import (
+    Collision,
+    Place,
+    Pot,
+    Rest,
+    Strike,
+    event_to_dict,
+    validate_input,
+    validate_output,
+)
+from adjudicator.judge import incoming_snookered
+from adjudicator.state import RED, freeze
+from calibration.table import BALL_VALUES, TABLE, Colour
 from vision.synthetic import physics
 from vision.synthetic.physics import (
     POCKET_NAMES,
@@ -27,9 +42,7 @@ from vision.synthetic.physics import (
     to_pooltool,
     touching_pairs,
 )
-from vision.synthetic.respot_sim import respot
-from vision.synthetic.scenarios import SCENARIOS
-from vision.synthetic.shots import balls_on, snookered
+from vision.synthetic.scenarios import SCENARIOS, clear_of, place_in_d
 from vision.synthetic.timeline import Timeline
 
 R = TABLE.ball_radius
@@ -122,27 +135,21 @@ def test_overlap_check(gap: float, bad: bool) -> None:
         check_overlaps(names, p)
 
 
-def test_respot_own_spot_then_highest_free_then_centre_line() -> None:
-    pink = TABLE.spots[Colour.PINK]
-    assert respot("pink", {}) == pink
-    assert respot("pink", {"red1": pink}) == TABLE.spots[Colour.BLACK]
-    everything = {f"b{i}": xy for i, xy in enumerate(TABLE.spots.values())}
-    x, y = respot("blue", everything)
-    assert y == TABLE.centre_line_y and x > TABLE.spots[Colour.BLUE][0]
-    assert all(math.hypot(x - bx, y - by) >= D for bx, by in everything.values())
+def test_touching_pairs_are_the_whites_only() -> None:
+    # two reds racked 0.2 mm apart touch each other, but only the white's pairs are reported
+    pos = {"red1": (2000.0, 500.0), "red2": (2000.0 + D + 0.2, 500.0), "white": (1000.0, 500.0)}
+    assert touching_pairs(pos) == ()
+    pos["white"] = (2000.0 - D - 0.3, 500.0)
+    assert touching_pairs(pos) == (("white", "red1"),)
+    assert touching_pairs({"red1": (1.0, 1.0)}) == ()
 
 
-@pytest.mark.parametrize(
-    ("white", "expected"),
-    [((1000.0, 889.0 - 60.0), True), ((1300.0, 889.0 - 400.0), False), ((1000.0, 889.0 + 60.0), False)],
-)
-def test_snookered_behind_a_blocker(white: tuple[float, float], expected: bool) -> None:
-    # red straight behind the blue, as seen from below; the third case has the blue behind the white
-    balls = {"white": white, "blue": (1000.0, 889.0), "red1": (1000.0, 1400.0)}
-    if white[1] > 889.0:
-        balls["red1"] = (1000.0, 300.0)
-        balls["blue"] = (1000.0, 1400.0)
-    assert snookered(white, ["red1"], balls) is expected
+@given(st.integers(0, 10_000))
+def test_white_placed_in_the_d_clear_of_balls(seed: int) -> None:
+    balls = {"brown": TABLE.spots[Colour.BROWN], "green": TABLE.spots[Colour.GREEN]}
+    xy = place_in_d(balls, np.random.default_rng(seed))
+    assert TABLE.in_d(*xy)
+    assert clear_of(xy, balls, 5.0)
 
 
 # ---- simulations (one JIT for the module) -----------------------------------------------------
@@ -236,8 +243,9 @@ def test_scenario_outcomes_come_true(timelines: dict[str, Timeline]) -> None:
     place = next(e for e in tl.events if isinstance(e, Place) and e.ball == "white" and e.t > pot.t)
     assert TABLE.in_d(*place.position)
     assert any(isinstance(e, Strike) and e.t > place.t for e in tl.events)
-    # touching: the white comes to rest within the touching gap of a red
+    # touching: a red hit first, then the white comes to rest within the touching gap of a red
     pairs = timelines["touching"].events[-1]
+    assert str(_first_white_contact(timelines["touching"])).startswith("red")
     assert isinstance(pairs, Rest) and any(
         a == "white" and b.startswith("red") for a, b in pairs.touching or ()
     )
@@ -247,8 +255,7 @@ def test_scenario_outcomes_come_true(timelines: dict[str, Timeline]) -> None:
     fb = timelines["free_ball"]
     assert not str(_first_white_contact(fb)).startswith("red")
     rest = [e for e in fb.events if isinstance(e, Rest)][-1]
-    on = balls_on(rest.positions, after_red=False)
-    assert on and snookered(rest.positions["white"], on, rest.positions)
+    assert "white" in rest.positions and incoming_snookered(freeze(rest.positions), RED)
     # colours clearance: colours potted in ascending order, ending with the black, none re-spotted
     cc = timelines["colours_clearance"]
     potted = [e.ball for e in cc.events if isinstance(e, Pot)]
@@ -256,3 +263,104 @@ def test_scenario_outcomes_come_true(timelines: dict[str, Timeline]) -> None:
     order = [c.value for c in Colour if c.value in potted]
     assert potted == order
     assert not any(isinstance(e, Place) for e in cc.events)
+
+
+# ---- the referee's calls on each scenario -----------------------------------------------------
+
+
+def _calls(outs: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
+    return [(o["call"], o.get("reason")) for o in outs if o["type"] == "call"]
+
+
+def _fouls(outs: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
+    return [c for c in _calls(outs) if c[0].startswith("FOUL")]
+
+
+def _break_off(tl: Timeline, outs: list[dict[str, Any]]) -> None:
+    assert _calls(outs) == []
+    assert outs[-1]["type"] == "score" and outs[-1]["scores"] == [0, 0]
+
+
+def _red_then_colour(tl: Timeline, outs: list[dict[str, Any]]) -> None:
+    assert _fouls(outs) == []
+    colour = [e.ball for e in tl.events if isinstance(e, Pot)][1]
+    scores = [o for o in outs if o["type"] == "score"]
+    assert scores[-1]["scores"] == [1 + BALL_VALUES[Colour(colour)], 0]
+    (respot,) = [o for o in outs if o["type"] == "respot"]
+    place = next(e for e in tl.events if isinstance(e, Place) and e.ball == colour)
+    assert respot["ball"] == colour
+    assert math.dist(respot["position"], place.position) < 1.0
+
+
+def _colours_clearance(tl: Timeline, outs: list[dict[str, Any]]) -> None:
+    assert _fouls(outs) == []
+    potted = [e.ball for e in tl.events if isinstance(e, Pot)]
+    end = outs[-1]
+    assert end["type"] == "frame_end" and end["reason"] == "final_black"
+    assert end["scores"] == [sum(BALL_VALUES[Colour(c)] for c in potted), 0]
+    assert not any(o["type"] == "respot" for o in outs)
+
+
+def _in_off(tl: Timeline, outs: list[dict[str, Any]]) -> None:
+    assert _fouls(outs)[0] == ("FOUL", "cue_ball_pocketed")
+
+
+def _touching(tl: Timeline, outs: list[dict[str, Any]]) -> None:
+    assert _fouls(outs) == []
+    (call,) = [o for o in outs if o["type"] == "call"]
+    assert call["call"] == "TOUCHING BALL" and all(b.startswith("red") for b in call["balls"])
+
+
+def _free_ball(tl: Timeline, outs: list[dict[str, Any]]) -> None:
+    calls = _calls(outs)
+    assert len(calls) == 2 and calls[0][0].startswith("FOUL") and calls[0][1] == "wrong_ball_first"
+    assert calls[1] == ("FREE BALL", None)
+
+
+def _wrong_first_contact(tl: Timeline, outs: list[dict[str, Any]]) -> None:
+    # a FOUL AND A MISS when a red could have been hit (Section 3 Rule 14(c)) is still the foul
+    (foul,) = _fouls(outs)
+    assert foul[1] == "wrong_ball_first"
+
+
+def _random(tl: Timeline, outs: list[dict[str, Any]]) -> None:
+    assert sum(isinstance(e, Strike) for e in tl.events) == sum(o["type"] == "score" for o in outs)
+
+
+PROMISES = {
+    "break_off": _break_off,
+    "red_then_colour": _red_then_colour,
+    "colours_clearance": _colours_clearance,
+    "in_off": _in_off,
+    "touching": _touching,
+    "free_ball": _free_ball,
+    "wrong_first_contact": _wrong_first_contact,
+    "random": _random,
+}
+
+
+def test_every_scenario_has_a_promise() -> None:
+    assert set(PROMISES) == set(SCENARIOS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(PROMISES))
+def test_referee_makes_the_calls_the_scenario_promises(timelines: dict[str, Timeline], name: str) -> None:
+    tl = timelines[name]
+    outs = list(adjudicate(tl.events))
+    assert all(validate_output(o) is None for o in outs)
+    # the simulated log is consistent: the referee never has to assume anything
+    assert [o for o in outs if o["type"] == "notice"] == []
+    PROMISES[name](tl, outs)
+
+
+@pytest.mark.slow
+def test_sparse_simulation_ends_where_the_dense_one_does() -> None:
+    start = {"white": (900.0, 700.0), "red1": (1500.0, 900.0), "pink": TABLE.spots[Colour.PINK]}
+    stroke = CueStroke(math.atan2(200.0, 600.0), 1.8, height=0.2)
+    dense = physics.simulate_shot(start, stroke)
+    sparse = physics.simulate_shot(start, stroke, dense=False)
+    assert sparse.events == dense.events and sparse.potted == dense.potted
+    for ball, xy in dense.final.items():
+        assert sparse.final[ball] == pytest.approx(xy, abs=1e-6)
+    assert len(sparse.times) == 2 and sparse.duration == pytest.approx(dense.duration)

@@ -1,30 +1,50 @@
 """Sequences of strokes as a :class:`~vision.synthetic.timeline.Timeline`: the public entry
 point :func:`simulate_sequence` and the named scenarios the sample videos need.
 
-A sequence is played like a frame: the white is placed in the D when in hand, each stroke is
-chosen by :mod:`vision.synthetic.shots` (the physics decides its outcome), potted colours
-are re-spotted by hand (Section 3 Rule 7), and people take realistic time between strokes
-(1-3 s to walk round and get down). The true event log and the occluding people come out
-with the positions.
+A sequence is played like a frame, with the project's own referee
+(:func:`adjudicator.engine.step`) watching every event as it is made: the white is placed in
+the D when in hand, each stroke is chosen by :mod:`vision.synthetic.shots` (the physics
+decides its outcome) for the balls the referee says are on, colours are re-spotted by hand
+exactly where the referee's ``respot`` outputs put them (Section 3 Rule 7), and people take
+realistic time between strokes (1-3 s to walk round and get down). A scenario whose promise
+is a call (TOUCHING BALL, FREE BALL, a foul) only accepts strokes after which the referee
+makes that call. The true event log and the occluding people come out with the positions.
 
-Scenarios (``SCENARIOS``): ``break_off``, ``red_then_colour``, ``colours_clearance``,
-``in_off``, ``touching``, ``free_ball``, ``wrong_first_contact``, ``random``.
+Scenarios (``SCENARIOS``) and what the referee calls on them:
+
+- ``break_off``: the white placed in the D, a break-off into the pack; no foul.
+- ``red_then_colour``: a red then a colour potted (1 + the colour's value), the colour re-spotted.
+- ``colours_clearance``: the last colours potted in order to the final black; the frame ends.
+- ``in_off``: the white potted off a ball on (FOUL), then placed in the D and played.
+- ``touching``: a legal stroke (a red hit first) after which the white rests touching a red
+  (TOUCHING BALL).
+- ``free_ball``: mid-frame, the striker snookered behind a baulk colour plays and hits that
+  colour first: FOUL (wrong ball first) then FREE BALL, the white still behind it and the
+  incoming player snookered on every red.
+- ``wrong_first_contact``: the white's first contact is a colour while on reds (FOUL; a FOUL
+  AND A MISS when a red could be hit, Section 3 Rule 14(c)).
+- ``random``: a few plausible strokes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from adjudicator import engine
 from adjudicator.eventlog import FrameStart, InputEvent, Place, Rest
-from calibration.table import COLOURS_ASCENDING, TABLE, Colour, colour_of
+from adjudicator.judge import incoming_snookered
+from adjudicator.outputs import Output
+from adjudicator.state import RED, FrameState, freeze
+from adjudicator.target import balls_on
+from calibration.table import COLOURS_ASCENDING, TABLE, Colour
 from vision.synthetic import shots
 from vision.synthetic.physics import ShotResult, simulate_shot
-from vision.synthetic.respot_sim import is_free, place_in_d, respot
-from vision.synthetic.shots import NoShotFound, ShotSpec, balls_on
+from vision.synthetic.shots import NoShotFound, ShotSpec
 from vision.synthetic.timeline import Action, Timeline
 
 Position = tuple[float, float]
@@ -37,9 +57,45 @@ REST_STEP = 0.1
 ATTEMPTS = 12
 
 
+def clear_of(xy: Position, balls: Mapping[str, Position], clearance: float) -> bool:
+    """Whether a ball put at ``xy`` keeps ``clearance`` mm of daylight to every ball (layouts
+    and the player's placement of the white; the referee's own spotting rule is
+    :func:`adjudicator.respot.respot`)."""
+    limit = TABLE.ball_diameter + clearance
+    return all(math.hypot(xy[0] - bx, xy[1] - by) >= limit for bx, by in balls.values())
+
+
+def place_in_d(balls: Mapping[str, Position], rng: np.random.Generator) -> Position:
+    """Where a player puts the white from in hand (Section 3 Rule 5: on or within the D):
+    behind the baulk-line, mostly on the yellow or green side, clear of every ball."""
+    cx, cy = TABLE.d_centre
+    for _ in range(200):
+        r = TABLE.d_radius * math.sqrt(rng.uniform(0.05, 0.9))
+        a = rng.uniform(math.pi / 2, 3 * math.pi / 2)
+        xy = (cx + r * math.cos(a), cy + r * math.sin(a))
+        if TABLE.in_d(*xy) and clear_of(xy, balls, 5.0):
+            return xy
+    raise ValueError("no free position in the D")
+
+
+def calls_after(state: FrameState, result: ShotResult) -> list[Output]:
+    """What the referee announces if ``result`` is played from ``state`` (a dry run: the
+    state is immutable, nothing is kept)."""
+    outs: list[Output] = []
+    for event in (*result.events, _rest(result)):
+        state, more = engine.step(state, event)
+        outs += more
+    return [o for o in outs if o["type"] == "call"]
+
+
+def _rest(result: ShotResult, t: float = 0.0) -> Rest:
+    return Rest(t=t + result.duration, positions=dict(result.final), touching=result.touching or None)
+
+
 @dataclass
 class _Builder:
-    """Accumulates samples, events and actions in time order while a sequence is played."""
+    """Accumulates samples, events and actions in time order while a sequence is played; the
+    referee's state follows every event logged, and its outputs are kept."""
 
     names: tuple[str, ...]
     current: np.ndarray
@@ -48,6 +104,15 @@ class _Builder:
     frames: list[np.ndarray] = field(default_factory=list)
     events: list[InputEvent] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
+    referee: FrameState = field(default_factory=engine.initial_state)
+    outputs: list[Output] = field(default_factory=list)
+
+    def log(self, event: InputEvent) -> list[Output]:
+        """Append a true event and let the referee see it; its outputs."""
+        self.events.append(event)
+        self.referee, outs = engine.step(self.referee, event)
+        self.outputs += outs
+        return list(outs)
 
     def _sample(self, t: float, p: np.ndarray) -> None:
         if self.times and t <= self.times[-1] + 1e-9:
@@ -61,13 +126,13 @@ class _Builder:
             self._sample(float(t), self.current)
         self.t = until
 
-    def place(self, ball: str, xy: Position, t: float, rng: np.random.Generator) -> None:
-        """A hand puts ``ball`` at ``xy`` at time ``t``."""
+    def place(self, ball: str, xy: Position, t: float, rng: np.random.Generator) -> Position:
+        """A hand puts ``ball`` at ``xy`` at time ``t``; the position as logged."""
         xy = (round(xy[0], 2), round(xy[1], 2))  # as the log writes it, so both agree
         self.hold(t)
         self.current[self.names.index(ball)] = xy
         self._sample(t, self.current)
-        self.events.append(Place(t=t, ball=ball, position=xy))
+        self.log(Place(t=t, ball=ball, position=xy))
         self.actions.append(
             Action(
                 "place",
@@ -77,9 +142,11 @@ class _Builder:
                 (float(xy[0]), float(xy[1])),
             )
         )
+        return xy
 
-    def shot(self, result: ShotResult, ts: float, down: float, rng: np.random.Generator) -> None:
-        """A stroke struck at ``ts`` by a player who got down on it ``down`` seconds before."""
+    def shot(self, result: ShotResult, ts: float, down: float, rng: np.random.Generator) -> list[Output]:
+        """A stroke struck at ``ts`` by a player who got down on it ``down`` seconds before;
+        the referee's outputs at its rest."""
         self.hold(ts)
         cols = [self.names.index(n) for n in result.ball_names]
         for k, t in enumerate(result.times):
@@ -87,10 +154,10 @@ class _Builder:
             p[cols] = result.positions[k]
             self._sample(ts + float(t), p)
         self.current = self.frames[-1].copy()
+        outs: list[Output] = []
         for e in result.events:
-            self.events.append(_shift(e, ts))
-        end = ts + result.duration
-        self.events.append(Rest(t=end, positions=dict(result.final), touching=result.touching or None))
+            outs += self.log(dataclasses.replace(e, t=e.t + ts))
+        outs += self.log(_rest(result, ts))
         white = result.start["white"]
         self.actions.append(
             Action(
@@ -102,41 +169,76 @@ class _Builder:
                 result.stroke.direction,
             )
         )
-        self.t = end + REST_STEP
+        self.t = ts + result.duration + REST_STEP
+        return outs
 
     def timeline(self) -> Timeline:
         actions = tuple(sorted(self.actions, key=lambda a: a.t_start))
         return Timeline(self.names, np.array(self.times), np.stack(self.frames), tuple(self.events), actions)
 
 
-def _shift(event: InputEvent, dt: float) -> InputEvent:
-    import dataclasses
-
-    return dataclasses.replace(event, t=event.t + dt)
-
-
 # ---- playing a plan ----------------------------------------------------------------------
+
+Predicate = Callable[[ShotResult], bool]
+
+
+def _promise(goal: str, state: FrameState) -> Predicate | None:
+    """The referee's calls a goal promises, as a predicate on a candidate stroke."""
+
+    def names(r: ShotResult) -> list[str]:
+        return [c["call"] for c in calls_after(state, r)]
+
+    def foul(r: ShotResult) -> bool:
+        return any(c.startswith("FOUL") for c in names(r))
+
+    if goal == "touching":
+        return lambda r: "TOUCHING BALL" in names(r) and not foul(r)
+    if goal == "snooker_foul":
+        return lambda r: foul(r) and "FREE BALL" in names(r)
+    if goal in ("wrong_ball", "in_off"):
+        return foul
+    if goal in ("break", "pot"):
+        return lambda r: not foul(r)
+    return None
 
 
 def _play(
-    spec: ShotSpec, balls: dict[str, Position], after_red: bool, rng: np.random.Generator, then_pot: bool
+    spec: ShotSpec, balls: dict[str, Position], state: FrameState, rng: np.random.Generator, then_pot: bool
 ) -> ShotResult:
     if spec.stroke is not None:
         return simulate_shot(balls, spec.stroke)
-    on = [spec.target] if spec.target else balls_on(balls, after_red)
+    on = [spec.target] if spec.target else balls_on(state.on, balls)
+    extra = _promise(spec.goal, state)
     if spec.goal == "break":
-        return shots.plan_break(balls, rng)
+        return shots.plan_break(balls, rng, extra)
     if spec.goal == "pot":
-        return shots.plan_pot(balls, on, rng, spec.pocket, _next_pottable if then_pot else None)
+        if then_pot:
+            promised = extra
+
+            def positional(r: ShotResult) -> bool:
+                return (promised is None or promised(r)) and _next_pottable(r, state)
+
+            extra = positional
+        return shots.plan_pot(balls, on, rng, spec.pocket, extra)
     if spec.goal == "in_off":
-        return shots.plan_in_off(balls, on, rng)
+        return shots.plan_in_off(balls, on, rng, extra)
     if spec.goal == "touching":
-        return shots.plan_touching(balls, rng)
+        return shots.plan_touching(balls, rng, extra)
     if spec.goal == "snooker_foul":
-        return shots.plan_snooker_foul(balls, rng)
+        return shots.plan_snooker_foul(balls, on, rng, extra)
     if spec.goal == "wrong_ball":
-        return shots.plan_wrong_ball(balls, after_red, rng)
-    return shots.plan_any(balls, after_red, rng)
+        return shots.plan_wrong_ball(balls, on, rng, extra)
+    return shots.plan_any(balls, on, rng, extra)
+
+
+def _next_pottable(r: ShotResult, state: FrameState) -> bool:
+    """Position play: after this stroke some ball the referee then has on can be potted."""
+    after = state
+    for event in (*r.events, _rest(r)):
+        after, _ = engine.step(after, event)
+    rest = dict(r.final)
+    on = balls_on(after.on, rest)
+    return "white" in rest and bool(on) and bool(shots.pot_options(rest, on))
 
 
 def play(
@@ -153,36 +255,25 @@ def play(
     for n, xy in start.items():
         current[names.index(n)] = xy
     b = _Builder(names, current)
-    b.events.append(FrameStart(t=0.0, players=PLAYERS, striker=0, reds=reds, positions=dict(start)))
+    b.log(FrameStart(t=0.0, players=PLAYERS, striker=0, reds=reds, positions=dict(start)))
     balls = dict(start)
-    after_red = False
     t = 0.0
     for k, spec in enumerate(plan):
         if "white" not in balls:
             t += rng.uniform(0.8, 1.5)
-            xy = place_in_d(balls, rng)
-            b.place("white", xy, t, rng)
-            balls["white"] = (round(xy[0], 2), round(xy[1], 2))
+            balls["white"] = b.place("white", place_in_d(balls, rng), t, rng)
         then_pot = k + 1 < len(plan) and plan[k + 1].goal == "pot"
-        result = _play(spec, balls, after_red, rng, then_pot)
+        result = _play(spec, balls, b.referee, rng, then_pot)
         down = rng.uniform(1.0, 2.0)  # down on the shot, inside the 1-3 s pause
         ts = t + max(rng.uniform(1.2, 3.0), down + 0.3)
-        b.shot(result, ts, down, rng)
+        outs = b.shot(result, ts, down, rng)
         t = ts + result.duration
-        on = balls_on(balls, after_red)
-        foul = result.first_contact not in on or any(p not in on for p in result.potted)
-        reds_before = any(n.startswith("red") for n in balls)
         balls = dict(result.final)
-        after_red = not foul and any(p.startswith("red") for p in result.potted)
-        for c in sorted(
-            (p for p in result.potted if p != "white" and colour_of(p) is not Colour.RED),
-            key=lambda c: -list(Colour).index(colour_of(c)),  # Rule 7(f): highest value first
-        ):
-            if reds_before or foul:
+        for out in outs:  # Rule 7: where the referee spots each colour, in its order (7(f))
+            if out["type"] == "respot":
                 t += rng.uniform(0.7, 1.3)
-                xy = respot(c, balls)
-                b.place(c, xy, t, rng)
-                balls[c] = (round(xy[0], 2), round(xy[1], 2))
+                xy = (float(out["position"][0]), float(out["position"][1]))
+                balls[out["ball"]] = b.place(out["ball"], xy, t, rng)
     b.hold(t + rng.uniform(1.0, 1.6))
     return b.timeline()
 
@@ -197,12 +288,12 @@ def scattered(rng: np.random.Generator, reds: int, white: bool = True) -> dict[s
     k = 1
     while k <= reds:
         xy = (float(rng.uniform(1900, TABLE.length - 80)), float(rng.uniform(80, TABLE.width - 80)))
-        if is_free(xy, pos, clearance=8.0) and is_free(xy, spots, clearance=30.0):
+        if clear_of(xy, pos, 8.0) and clear_of(xy, spots, 30.0):
             pos[f"red{k}"] = xy
             k += 1
     while white:
         xy = (float(rng.uniform(900, 2600)), float(rng.uniform(150, TABLE.width - 150)))
-        if is_free(xy, pos, clearance=60.0):
+        if clear_of(xy, pos, 60.0):
             pos["white"] = xy
             break
     return pos
@@ -215,20 +306,35 @@ def _clearance_start(rng: np.random.Generator) -> dict[str, Position]:
     while True:
         a, r = rng.uniform(0, 2 * math.pi), rng.uniform(250, 600)
         xy = (target[0] + r * math.cos(a), target[1] + r * math.sin(a))
-        if TABLE.on_playing_area(*xy, margin=-60.0) and is_free(xy, pos, clearance=60.0):
+        if TABLE.on_playing_area(*xy, margin=-60.0) and clear_of(xy, pos, 60.0):
             pos["white"] = xy
             return pos
 
 
+def _free_ball_start(rng: np.random.Generator) -> dict[str, Position]:
+    """Mid-frame, the striker snookered: reds over the top half, colours on their spots, and
+    the white left by the opponent's safety 80-220 mm behind a baulk colour as seen from the
+    reds, so that the referee's own Rule 17 geometry
+    (:func:`adjudicator.judge.incoming_snookered`) finds no red hittable at both edges."""
+    pos = scattered(rng, int(rng.integers(6, 12)), white=False)
+    reds = np.array([xy for n, xy in pos.items() if n.startswith("red")])
+    rx, ry = reds.mean(axis=0)
+    for _ in range(500):
+        colour = TABLE.spots[Colour(str(rng.choice(["yellow", "green", "brown"])))]
+        away = math.atan2(colour[1] - ry, colour[0] - rx) + rng.normal(0.0, math.radians(8))
+        r = rng.uniform(80, 220)
+        xy = (colour[0] + r * math.cos(away), colour[1] + r * math.sin(away))
+        trial = {**pos, "white": xy}
+        if (
+            TABLE.on_playing_area(*xy, margin=-40.0)
+            and clear_of(xy, pos, 5.0)
+            and incoming_snookered(freeze(trial), RED)
+        ):
+            return trial
+    raise NoShotFound("no snookered start position")
+
+
 Scenario = Callable[[np.random.Generator], tuple[dict[str, Position], list[ShotSpec]]]
-
-
-def _next_pottable(r: ShotResult) -> bool:
-    """Position play: after this stroke some ball then on can be potted."""
-    rest = dict(r.final)
-    on = balls_on(rest, after_red=any(p.startswith("red") for p in r.potted))
-    return "white" in rest and bool(on) and bool(shots.pot_options(rest, on))
-
 
 SCENARIOS: dict[str, Scenario] = {
     "break_off": lambda rng: (TABLE.standard_positions(15), [ShotSpec("break")]),
@@ -246,14 +352,6 @@ SCENARIOS: dict[str, Scenario] = {
         [ShotSpec("any")] * int(rng.integers(3, 6)),
     ),
 }
-
-
-def _free_ball_start(rng: np.random.Generator) -> dict[str, Position]:
-    """The pack still racked, the white in the D straight behind the brown."""
-    pos = TABLE.standard_positions(15)
-    bx, by = TABLE.spots[Colour.BROWN]
-    pos["white"] = (bx - rng.uniform(90, 200), by + rng.uniform(-8, 8))
-    return pos
 
 
 def simulate_sequence(plan: list[ShotSpec] | str, seed: int = 0) -> Timeline:

@@ -7,6 +7,16 @@ Candidates come from billiards geometry (aim at the ghost-ball position, the 90-
 rule for the white's path after a stun) plus seeded jitter in aim, speed and spin, so the
 search is short. If no candidate of the budget works, :class:`NoShotFound` is raised and
 the caller tries another starting position.
+
+Which balls are on, whether the incoming player is snookered and where colours go back are
+the referee's questions, answered by :mod:`adjudicator` itself (``target.balls_on``,
+``judge.incoming_snookered``, ``respot``) so that the simulator and the referee can never
+disagree on a rule. Callers pass an ``extra`` predicate (the scenario player feeds a
+candidate's events through :func:`adjudicator.engine.step`) when a goal is defined by the
+referee's calls.
+
+Searches judge candidates with :func:`~vision.synthetic.physics.simulate_shot`'s sparse mode
+(start and rest only, several times faster) and re-simulate the chosen stroke densely.
 """
 
 from __future__ import annotations
@@ -18,8 +28,10 @@ from typing import Literal
 
 import numpy as np
 
+from adjudicator.judge import incoming_snookered
+from adjudicator.state import base_on, freeze, is_red
 from calibration.table import TABLE, Colour, colour_of
-from vision.synthetic.physics import CueStroke, OverlapError, ShotResult, simulate_shot
+from vision.synthetic.physics import TOUCH_GAP_MM, CueStroke, OverlapError, ShotResult, simulate_shot
 
 Position = tuple[float, float]
 Goal = Literal["any", "break", "pot", "in_off", "touching", "snooker_foul", "wrong_ball"]
@@ -28,6 +40,12 @@ D = TABLE.ball_diameter
 
 #: Most candidate strokes simulated for one goal before giving up.
 SEARCH_BUDGET = 80
+
+#: Touching search bounds: probe strokes (each a sparse simulation) and speed bisections
+#: (each up to :data:`BISECT_STEPS` sparse simulations) tried from one position.
+TOUCH_PROBES = 32
+TOUCH_BISECTIONS = 6
+BISECT_STEPS = 30
 
 
 class NoShotFound(RuntimeError):
@@ -41,7 +59,8 @@ class ShotSpec:
     Attributes:
         goal: what the physics must do: ``"pot"`` (``target`` into ``pocket``, only it),
             ``"break"`` (break-off into the pack), ``"in_off"`` (the white potted after
-            hitting a ball on), ``"touching"`` (the white at rest touching a red),
+            hitting a ball on), ``"touching"`` (a legal stroke: the white hits a red first
+            and comes to rest touching a red),
             ``"snooker_foul"`` (a foul leaving the white snookered on every ball on),
             ``"wrong_ball"`` (the white first hits a ball not on), ``"any"`` (anything).
         target: ball to pot or hit; ``None`` lets the planner pick a ball on.
@@ -102,48 +121,6 @@ def cut_angle(white: Position, ghost: Position, target: Position) -> float:
     return math.acos(max(-1.0, min(1.0, a[0] * b[0] + a[1] * b[1])))
 
 
-def snookered(white: Position, on: list[str], balls: Mapping[str, Position]) -> bool:
-    """Whether no ball on can be hit at both extreme edges (Section 2 Rule 17, direct strokes).
-
-    An extreme edge is hit by sending the white along a line that passes the ball on's
-    centre at one diameter (less a hair); the stroke is obstructed if that path touches a
-    ball not on before the contact point.
-    """
-    blockers = {n: p for n, p in balls.items() if n not in on and n != "white"}
-    for name in on:
-        t = balls[name]
-        dist = math.hypot(t[0] - white[0], t[1] - white[1])
-        if dist <= D:
-            return False
-        base = _direction(white, t)
-        edges_ok = True
-        for sign in (-1.0, 1.0):
-            off = math.asin(min(1.0, (D - 0.5) / dist))
-            a = base + sign * off
-            # contact point of the white's centre on this line
-            along = dist * math.cos(off) - math.sqrt(max(0.0, D * D - (dist * math.sin(off)) ** 2))
-            end = (white[0] + along * math.cos(a), white[1] + along * math.sin(a))
-            if not path_clear(white, end, blockers):
-                edges_ok = False
-        if edges_ok:
-            return False
-    return True
-
-
-# ---- what is on --------------------------------------------------------------------------
-
-
-def balls_on(balls: Mapping[str, Position], after_red: bool) -> list[str]:
-    """The balls on (Section 3 Rule 3): reds, any colour after a red, or the lowest colour."""
-    reds = [n for n in balls if colour_of(n) is Colour.RED]
-    colours = [n for n in balls if n != "white" and colour_of(n) is not Colour.RED]
-    if after_red:
-        return colours
-    if reds:
-        return reds
-    return sorted(colours, key=lambda n: list(Colour).index(colour_of(n)))[:1]
-
-
 # ---- search ------------------------------------------------------------------------------
 
 Predicate = Callable[[ShotResult], bool]
@@ -152,16 +129,19 @@ Predicate = Callable[[ShotResult], bool]
 def search(
     balls: Mapping[str, Position], candidates: Iterator[CueStroke], ok: Predicate, budget: int = SEARCH_BUDGET
 ) -> ShotResult:
-    """Simulate candidates in order and return the first whose outcome satisfies ``ok``."""
+    """Simulate candidates in order and return the first whose outcome satisfies ``ok``.
+
+    Candidates are judged on a sparse simulation; the winner is simulated again densely (the
+    same physics, so the same outcome) and dropped if that reveals overlapping balls.
+    """
     for k, stroke in enumerate(candidates):
         if k >= budget:
             break
         try:
-            result = simulate_shot(balls, stroke)
+            if ok(simulate_shot(balls, stroke, dense=False)):
+                return simulate_shot(balls, stroke)
         except OverlapError:
             continue
-        if ok(result):
-            return result
     raise NoShotFound("no candidate stroke gave the wanted outcome")
 
 
@@ -230,7 +210,9 @@ def plan_pot(
     raise NoShotFound(f"no pot of {targets} found")
 
 
-def plan_break(balls: Mapping[str, Position], rng: np.random.Generator) -> ShotResult:
+def plan_break(
+    balls: Mapping[str, Position], rng: np.random.Generator, extra: Predicate | None = None
+) -> ShotResult:
     """Break-off: a thin contact on an end red of the back row, white back up the table."""
     reds = [n for n in balls if colour_of(n) is Colour.RED]
     white = balls["white"]
@@ -247,6 +229,7 @@ def plan_break(balls: Mapping[str, Position], rng: np.random.Generator) -> ShotR
             and "white" not in r.potted
             and len(moved_reds) >= 3
             and r.final["white"][0] < TABLE.length / 2.0
+            and (extra is None or extra(r))
         )
 
     def candidates() -> Iterator[CueStroke]:
@@ -258,7 +241,12 @@ def plan_break(balls: Mapping[str, Position], rng: np.random.Generator) -> ShotR
     return search(balls, candidates(), ok)
 
 
-def plan_in_off(balls: Mapping[str, Position], targets: list[str], rng: np.random.Generator) -> ShotResult:
+def plan_in_off(
+    balls: Mapping[str, Position],
+    targets: list[str],
+    rng: np.random.Generator,
+    extra: Predicate | None = None,
+) -> ShotResult:
     """The white potted after hitting a ball on: aim so the stunned white leaves the object
     ball at 90 degrees (the contact point lies on the circle with the object-pocket line as
     diameter, Thales) straight for a pocket."""
@@ -283,7 +271,7 @@ def plan_in_off(balls: Mapping[str, Position], targets: list[str], rng: np.rando
     options.sort()
 
     def ok(r: ShotResult) -> bool:
-        return r.first_contact in targets and "white" in r.potted
+        return r.first_contact in targets and "white" in r.potted and (extra is None or extra(r))
 
     for _, g in options[:5]:
         try:
@@ -305,18 +293,28 @@ def bisect_speed(
     done: Predicate,
     lo: float = 0.05,
     hi: float = 3.0,
-    steps: int = 30,
+    steps: int = BISECT_STEPS,
 ) -> ShotResult:
     """Bisect the cue speed between a stroke that is too slow and one that is too fast until
     the outcome is ``done``: the physics decides where the white stops, we only choose how
-    hard to hit (as a player feels for a roll-up)."""
-    if not too_fast(simulate_shot(balls, CueStroke(stroke.direction, hi, stroke.side, stroke.height))):
+    hard to hit (as a player feels for a roll-up). Judged on sparse simulations; the result
+    is the chosen stroke simulated densely.
+
+    Raises:
+        NoShotFound: ``hi`` is not too fast, or no speed tried was ``done``.
+        OverlapError: the dense re-simulation of the chosen stroke shows overlapping balls.
+    """
+
+    def at(v: float) -> CueStroke:
+        return CueStroke(stroke.direction, v, stroke.side, stroke.height, stroke.elevation)
+
+    if not too_fast(simulate_shot(balls, at(hi), dense=False)):
         raise NoShotFound("even the fastest stroke does not get there")
     for _ in range(steps):
         mid = 0.5 * (lo + hi)
-        r = simulate_shot(balls, CueStroke(stroke.direction, mid, stroke.side, stroke.height))
+        r = simulate_shot(balls, at(mid), dense=False)
         if done(r):
-            return r
+            return simulate_shot(balls, at(mid))
         if too_fast(r):
             hi = mid
         else:
@@ -331,78 +329,134 @@ def _gap(r: ShotResult, a: str, b: str) -> float:
     return math.hypot(ax - bx, ay - by) - D
 
 
-def plan_touching(balls: Mapping[str, Position], rng: np.random.Generator) -> ShotResult:
-    """The white rolled up to a red so softly that it stops within a millimetre of it.
+def _white_contacts(r: ShotResult) -> list[str]:
+    """The balls the white collided with, in order, each once."""
+    out: list[str] = []
+    for e in r.events:
+        if e.type == "collision" and e.balls[0] == "white" and e.balls[1] not in out:
+            out.append(e.balls[1])
+    return out
 
-    The stroke first clips another ball when the geometry offers it (a legal contact), else
-    it is a straight roll-up; the speed is bisected so the white *just* fails to reach the
-    red, the physics deciding the final gap.
+
+def _touched(r: ShotResult, ball: str) -> bool:
+    """Whether ``ball`` was hit by the white or moved at all (a kiss slower than
+    :data:`~vision.synthetic.physics.MIN_IMPACT_SPEED` is no logged impact but still moves it)."""
+    if ball in _white_contacts(r) or ball in r.potted:
+        return True
+    (x0, y0), (x1, y1) = r.start[ball], r.final[ball]
+    return math.hypot(x1 - x0, y1 - y0) > 0.01
+
+
+def plan_touching(
+    balls: Mapping[str, Position], rng: np.random.Generator, extra: Predicate | None = None
+) -> ShotResult:
+    """A legal stroke after which the white rests touching a red (Section 3 Rule 8(a)).
+
+    The white is sent past a red ``A`` with a thin-to-half-ball contact (a legal first
+    contact on a ball on) and runs on; a probe stroke finds which red ``B`` the white then
+    meets. The cue speed is bisected between stopping short of ``B`` and hitting it until the
+    white comes to rest within :data:`~vision.synthetic.physics.TOUCH_GAP_MM` of ``B``
+    without touching it, nothing potted: the physics decides the path and where the white
+    stops, we only choose the aim and how hard to hit. Bounded by :data:`TOUCH_PROBES`
+    probes and :data:`TOUCH_BISECTIONS` bisections.
+
+    Raises:
+        NoShotFound: no candidate of the bounds came to rest touching (or fewer than two reds).
     """
-    from vision.synthetic.physics import TOUCH_GAP_MM
-
     white = balls["white"]
-    reds = sorted(
-        (n for n in balls if colour_of(n) is Colour.RED),
+    reds = [n for n in balls if is_red(n)]
+    if len(reds) < 2:
+        raise NoShotFound("a touching stroke needs two reds: one to hit, one to rest against")
+    firsts = sorted(
+        (n for n in reds if path_clear(white, balls[n], balls, ("white", n))),
         key=lambda n: math.hypot(balls[n][0] - white[0], balls[n][1] - white[1]),
     )
-    for y in reds:
-        if not path_clear(white, balls[y], balls, ("white", y)):
-            continue
-        stroke = CueStroke(_direction(white, balls[y]), 1.0, height=0.2 * rng.uniform(-1, 1))
+    probes = bisections = 0
+    for a in firsts[:4]:
+        dist = math.hypot(balls[a][0] - white[0], balls[a][1] - white[1])
+        for frac in rng.permutation([0.4, 0.6, 0.75, 0.9]):
+            for sign in (-1.0, 1.0):
+                # the white's centre line passes A's centre at frac * D: a cut of asin(frac)
+                aim = _direction(white, balls[a]) + sign * math.asin(min(1.0, frac * D / dist))
+                stroke = CueStroke(aim, float(rng.uniform(1.6, 2.6)), height=float(rng.uniform(-0.2, 0.3)))
+                if probes >= TOUCH_PROBES or bisections >= TOUCH_BISECTIONS:
+                    raise NoShotFound("no touching stroke within the search bounds")
+                probes += 1
+                try:
+                    probe = simulate_shot(balls, stroke, dense=False)
+                except OverlapError:
+                    continue
+                contacts = _white_contacts(probe)
+                if len(contacts) < 2 or contacts[0] != a or not is_red(contacts[1]):
+                    continue
+                b = contacts[1]
 
-        def hit(r: ShotResult, y: str = y) -> bool:
-            return any(e.type == "collision" and set(e.balls) == {"white", y} for e in r.events)
+                def too_fast(r: ShotResult, b: str = b) -> bool:
+                    return _touched(r, b)
 
-        def done(r: ShotResult, y: str = y) -> bool:
-            return not hit(r) and 0.0 < _gap(r, "white", y) < TOUCH_GAP_MM * 0.8 and not r.potted
+                def done(r: ShotResult, a: str = a, b: str = b) -> bool:
+                    return (
+                        r.first_contact == a
+                        and not r.potted
+                        and not _touched(r, b)
+                        and 0.0 < _gap(r, "white", b) < 0.8 * TOUCH_GAP_MM
+                        and (extra is None or extra(r))
+                    )
 
-        try:
-            return bisect_speed(balls, stroke, hit, done)
-        except (NoShotFound, OverlapError):
-            continue
-    raise NoShotFound("no red to roll up to")
+                bisections += 1
+                try:
+                    return bisect_speed(balls, stroke, too_fast, done, hi=stroke.speed)
+                except (NoShotFound, OverlapError):
+                    continue
+    raise NoShotFound("no touching stroke found")
 
 
-def plan_snooker_foul(balls: Mapping[str, Position], rng: np.random.Generator) -> ShotResult:
-    """A foul that leaves the white snookered on all reds: the white played softly, full
-    ball, into a colour that is not on (Section 3 Rule 12: a wrong ball first), stopping
-    behind it while the colour drifts towards the reds."""
+def plan_snooker_foul(
+    balls: Mapping[str, Position], on: list[str], rng: np.random.Generator, extra: Predicate | None = None
+) -> ShotResult:
+    """A foul that leaves the incoming player snookered (a FREE BALL, Section 3 Rule 12): a
+    snookered striker plays softly and hits the snookering colour first (a ball not on,
+    Section 3 Rule 10), the white stopping behind it again.
+
+    The snooker is the referee's own judgement (:func:`adjudicator.judge.incoming_snookered`,
+    Section 2 Rule 17), on the ball on of the incoming player.
+    """
     white = balls["white"]
-    on = balls_on(balls, after_red=False)
     colours = [n for n in balls if n != "white" and n not in on]
     colours.sort(key=lambda n: math.hypot(balls[n][0] - white[0], balls[n][1] - white[1]))
 
     def ok(r: ShotResult) -> bool:
-        if r.first_contact not in colours or r.potted:
+        if r.first_contact is None or r.first_contact in on or r.potted:
             return False
-        rest = dict(r.final)
-        return snookered(rest["white"], [n for n in on if n in rest], rest)
+        rest = freeze(r.final)
+        return incoming_snookered(rest, base_on(rest)) and (extra is None or extra(r))
 
     for c in colours[:3]:
         if not path_clear(white, balls[c], balls, ("white", c)):
             continue
         d = _direction(white, balls[c])
         cands = (
-            CueStroke(d + math.radians(rng.normal(0, 0.3)), v, height=h)
-            for v in (0.5, 0.7, 0.9, 1.1, 0.4)
-            for h in (-0.3, -0.1, 0.0)
+            CueStroke(d + math.radians(rng.normal(0, 0.3)), v * rng.uniform(0.95, 1.05), height=h)
+            for v in (0.2, 0.3, 0.15, 0.4, 0.25, 0.5)
+            for h in (-0.4, 0.0, 0.3)
         )
         try:
-            return search(balls, cands, ok, budget=15)
+            return search(balls, cands, ok, budget=18)
         except NoShotFound:
             continue
     raise NoShotFound("no snookering foul found")
 
 
-def plan_wrong_ball(balls: Mapping[str, Position], after_red: bool, rng: np.random.Generator) -> ShotResult:
-    """The white's first contact is a ball not on (a foul, Section 3 Rule 12)."""
+def plan_wrong_ball(
+    balls: Mapping[str, Position], on: list[str], rng: np.random.Generator, extra: Predicate | None = None
+) -> ShotResult:
+    """The white's first contact is a ball not on (a foul, Section 3 Rule 10)."""
     white = balls["white"]
-    on = balls_on(balls, after_red)
     others = [n for n in balls if n != "white" and n not in on]
     rng.shuffle(others)
 
     def ok(r: ShotResult) -> bool:
-        return r.first_contact in others and "white" not in r.potted
+        return r.first_contact in others and "white" not in r.potted and (extra is None or extra(r))
 
     for c in others:
         if not path_clear(white, balls[c], balls, ("white", c)):
@@ -421,18 +475,19 @@ def plan_wrong_ball(balls: Mapping[str, Position], after_red: bool, rng: np.rand
     raise NoShotFound("no wrong-ball contact found")
 
 
-def plan_any(balls: Mapping[str, Position], after_red: bool, rng: np.random.Generator) -> ShotResult:
+def plan_any(
+    balls: Mapping[str, Position], on: list[str], rng: np.random.Generator, extra: Predicate | None = None
+) -> ShotResult:
     """A plausible stroke: a pot of a ball on when one is on, else a safety at a ball on."""
-    on = balls_on(balls, after_red)
     try:
-        return plan_pot(balls, on, rng)
+        return plan_pot(balls, on, rng, extra=extra)
     except NoShotFound:
         pass
     white = balls["white"]
     targets = [n for n in on if path_clear(white, balls[n], balls, ("white", n))] or on
 
     def ok(r: ShotResult) -> bool:
-        return "white" not in r.potted
+        return "white" not in r.potted and (extra is None or extra(r))
 
     cands = (
         CueStroke(
