@@ -1,4 +1,6 @@
-"""Shot-simulation speed: pooltool's JIT start-up, strokes per second, scenario planning time.
+"""Shot-simulation speed: pooltool's JIT start-up, strokes per second (dense, as rendered, and
+sparse, as the outcome searches judge candidates), scenario planning time (search, simulation
+and the referee's dry runs).
 
 Run ``python -m benchmarks.simulation_bench`` (add ``--cold`` to measure the JIT with an
 empty numba cache, about 40-50 s). Writes the ``simulation`` section of RESULTS.md.
@@ -34,15 +36,19 @@ def main(argv: list[str] | None = None) -> int:
     simulate_shot(rack, brk)
     first = time.perf_counter() - t0
 
-    def timed(positions: dict[str, tuple[float, float]], stroke: CueStroke) -> tuple[float, float]:
+    def timed(
+        positions: dict[str, tuple[float, float]], stroke: CueStroke, dense: bool = True
+    ) -> tuple[float, float]:
         t = time.perf_counter()
-        res = simulate_shot(positions, stroke)
+        res = simulate_shot(positions, stroke, dense=dense)
         return time.perf_counter() - t, res.duration
 
     breaks = [timed(rack, brk) for _ in range(args.repeats)]
+    sparse_breaks = [timed(rack, brk, dense=False) for _ in range(args.repeats)]
     single = {"white": (800.0, 600.0), "red1": (2000.0, 1200.0), "blue": TABLE.spots[Colour.BLUE]}
     pot = CueStroke(math.atan2(1200.0 - 600.0, 2000.0 - 800.0), 2.0)
     singles = [timed(single, pot) for _ in range(args.repeats)]
+    sparse_singles = [timed(single, pot, dense=False) for _ in range(args.repeats)]
     scen = {}
     for name in SCENARIOS:
         t = time.perf_counter()
@@ -61,9 +67,11 @@ def main(argv: list[str] | None = None) -> int:
         stamp("python -m benchmarks.simulation_bench" + (" --cold" if args.cold else "")),
         f"- first stroke of the process ({cache}): {first:.1f} s",
         f"- break-off, 22 balls, 1 ms sampling and overlap check: {rate(breaks)}",
+        f"- the same break-off, sparse (start and rest only, as searches judge it): {rate(sparse_breaks)}",
         f"- a three-ball stroke: {rate(singles)}",
+        f"- the same three-ball stroke, sparse: {rate(sparse_singles)}",
         "- whole scenarios (search + simulation + Timeline), seed 0:",
-        *(f"  - `{n}`: {s:.1f} s" for n, s in scen.items()),
+        *(f"  - `{n}`: {s:.2f} s" for n, s in scen.items()),
     ]
     text = "\n".join(lines)
     print(text)

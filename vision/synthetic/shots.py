@@ -238,7 +238,7 @@ def plan_break(
             g = (t[0] - D * math.sqrt(1 - frac**2), t[1] + side * D * frac)
             yield CueStroke(_direction(white, g), rng.uniform(5.0, 7.5), side=-side * rng.uniform(0.0, 0.4))
 
-    return search(balls, candidates(), ok)
+    return search(balls, candidates(), ok, budget=30)  # a bad white placement: re-place it
 
 
 def plan_in_off(
