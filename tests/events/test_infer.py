@@ -1,0 +1,265 @@
+"""Event inference on hand-made scenes whose true log is known exactly."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adjudicator.eventlog import Collision, Cushion, FrameStart, InputEvent, Place, Pot, Rest, Strike
+from calibration.table import TABLE, Colour
+from tests.events.scenes import R, keyframes, simulate
+from vision.events.infer import EventInferer, infer_tracks
+from vision.events.synthetic import CameraNoise, tracks_from_timeline
+from vision.synthetic.timeline import Timeline
+
+CENTRE_Y = TABLE.centre_line_y
+
+
+def run(
+    tl: Timeline,
+    fps: float = 30.0,
+    noise: float = 1.0,
+    dropout: float = 0.0,
+    seed: int = 0,
+    hidden: np.ndarray | None = None,
+) -> list[InputEvent]:
+    rng = np.random.default_rng(seed)
+    tracks = tracks_from_timeline(tl, CameraNoise(fps=fps, noise_mm=noise, dropout=dropout), rng, hidden)
+    return infer_tracks(tracks, noise_mm=max(noise, 0.5))
+
+
+def kinds(events: list[InputEvent], kind: type) -> list[Any]:
+    return [e for e in events if isinstance(e, kind)]
+
+
+def first_white_hits(events: list[InputEvent]) -> tuple[float, set[str]]:
+    hits = [e for e in events if isinstance(e, Collision) and "white" in e.balls]
+    t0 = hits[0].t
+    return t0, {b for e in hits if e.t == t0 for b in e.balls if b != "white"}
+
+
+def pot_scene(pocket: str) -> Timeline:
+    """The white straight at a red lined up with a pocket's fall centre."""
+    p = TABLE.pockets[pocket]
+    cx, cy = p.centre
+    mx, my = p.mouth_midpoint
+    d = np.array([mx - cx, my - cy]) / math.hypot(mx - cx, my - cy)
+    red = np.array([cx, cy]) + d * 500.0
+    white = red + d * 700.0
+    return simulate({"white": tuple(white), "red1": tuple(red)}, tuple(-d * 1800.0))
+
+
+@pytest.mark.parametrize(
+    ("pocket", "fps"), [("top_right", 30.0), ("middle_left", 60.0), ("baulk_left", 30.0)]
+)
+def test_single_straight_pot(pocket: str, fps: float) -> None:
+    tl = pot_scene(pocket)
+    assert [(e.ball, e.pocket) for e in kinds(list(tl.events), Pot)] == [("red1", pocket)]
+    events = run(tl, fps=fps, dropout=0.02)
+    assert isinstance(events[0], FrameStart)
+    assert len(kinds(events, Strike)) == 1
+    assert [(e.ball, e.pocket) for e in kinds(events, Pot)] == [("red1", pocket)]
+    assert first_white_hits(events)[1] == {"red1"}
+    rests = kinds(events, Rest)
+    assert len(rests) == 1 and "red1" not in rests[0].positions
+    assert [e.t for e in events] == sorted(e.t for e in events)
+
+
+def two_in_one_frame(delta_mm: float) -> Timeline:
+    """A thin contact on red1 and, ``delta_mm`` of the white's deflected travel later, a
+    half-ball contact on red2 placed on that deflected line: both within one frame."""
+    y = CENTRE_Y
+    b1, b2 = 0.93 * 2 * R, 0.5 * 2 * R
+    red1 = np.array([1500.0, y + b1])
+    w1 = np.array([red1[0] - math.sqrt((2 * R) ** 2 - b1**2), y])  # white centre at contact 1
+    n = (red1 - w1) / (2 * R)
+    v = np.array([1.0, 0.0])
+    u = v - (v @ n) * n
+    u /= np.hypot(*u)
+    perp = np.array([-u[1], u[0]])
+    red2 = w1 + u * (delta_mm + math.sqrt((2 * R) ** 2 - b2**2)) - perp * b2
+    start = {"white": (900.0, y), "red1": tuple(red1), "red2": tuple(red2)}
+    return simulate(start, (2000.0, 0.0))
+
+
+@pytest.mark.parametrize(
+    ("delta_mm", "fps", "seed"), [(14.0, 30.0, 1), (10.0, 30.0, 2), (5.0, 30.0, 3), (9.0, 60.0, 4)]
+)
+def test_two_contacts_in_one_frame_first_hit_right(delta_mm: float, fps: float, seed: int) -> None:
+    tl = two_in_one_frame(delta_mm)
+    t_true, first_true = first_white_hits(list(tl.events))
+    hits = [e.t for e in tl.events if isinstance(e, Collision) and "white" in e.balls]
+    assert len(hits) >= 2 and hits[1] - hits[0] < 1.0 / fps  # the premise: one frame
+    events = run(tl, fps=fps, seed=seed)
+    t_inf, first_inf = first_white_hits(events)
+    assert first_inf == first_true
+    assert abs(t_inf - t_true) < 0.25 / fps
+
+
+def test_simultaneous_hit_shares_t() -> None:
+    y = CENTRE_Y
+    b = 0.7 * 2 * R
+    start = {"white": (900.0, y), "red1": (1500.0, y + b), "red2": (1500.0, y - b)}
+    tl = simulate(start, (2000.0, 0.0))
+    _, true_first = first_white_hits(list(tl.events))
+    assert true_first == {"red1", "red2"}
+    events = run(tl, seed=5)
+    _, first = first_white_hits(events)
+    assert first == {"red1", "red2"}
+
+
+def test_cushion_then_ball() -> None:
+    # The white bounces off the left (y = 0) cushion into a red.
+    start = {"white": (1000.0, 400.0), "red1": (1790.0, 400.0)}
+    tl = simulate(start, (1200.0, -1200.0))
+    true_kinds = [type(e).__name__ for e in tl.events if isinstance(e, Cushion | Collision)][:2]
+    assert true_kinds == ["Cushion", "Collision"]
+    events = run(tl, seed=6)
+    seq = [e for e in events if isinstance(e, Cushion | Collision)]
+    assert isinstance(seq[0], Cushion) and seq[0].ball == "white"
+    assert isinstance(seq[1], Collision) and set(seq[1].balls) == {"white", "red1"}
+    true_cushion = next(e.t for e in tl.events if isinstance(e, Cushion))
+    assert abs(seq[0].t - true_cushion) < 0.5 / 30.0
+
+
+@pytest.mark.parametrize("hide_at_end", [False, True])
+def test_ball_hidden_far_from_pockets_is_not_potted(hide_at_end: bool) -> None:
+    start = {"white": (800.0, 900.0), "red1": (1300.0, 900.0)}
+    tl = simulate(start, (1500.0, 0.0))
+    fps = 30.0
+    rng = np.random.default_rng(7)
+    n = len(np.arange(rng.uniform(0, 1 / fps), tl.duration, 1 / fps))
+    hidden = np.zeros((n + 2, 2), dtype=bool)
+    if hide_at_end:
+        hidden[n // 2 :, 1] = True  # behind a player from mid-roll to the end of the clip
+    else:
+        hidden[25:40, 1] = True  # behind an arm for half a second while it rolls
+    events = run(tl, fps=fps, seed=7, hidden=hidden)
+    assert kinds(events, Pot) == []
+    rest = kinds(events, Rest)[-1]
+    assert "red1" in rest.positions
+
+
+def test_rattle_in_the_jaws_is_not_a_pot() -> None:
+    p = TABLE.pockets["top_left"]
+    mx, my = p.mouth_midpoint
+    cx, cy = p.centre
+    d = np.array([cx - mx, cy - my]) / math.hypot(cx - mx, cy - my)
+    lip = np.array([mx, my]) - d * 2.0  # centre just short of the mouth line, not in the fall
+    far = lip - d * 600.0
+    back = lip - d * 300.0
+    paths = {
+        "white": [(0.0, (900.0, 900.0))],
+        "red1": [
+            (0.0, tuple(far)),
+            (1.0, tuple(far)),
+            (1.4, tuple(lip)),
+            (1.45, tuple(lip)),
+            (2.2, tuple(back)),
+        ],
+    }
+    tl = keyframes(paths, [], end=4.0)
+    fps = 30.0
+    times = np.arange(0.01, 4.0, 1 / fps)
+    hidden = np.zeros((len(times), 2), dtype=bool)
+    hidden[(times > 1.36) & (times < 1.52), 1] = True  # lost in the jaws' shadow
+    events = run(tl, fps=fps, seed=8, hidden=hidden)
+    assert kinds(events, Pot) == []
+
+
+@pytest.mark.parametrize("amplitude", [2.0, 4.0, 6.0])
+def test_feathering_is_not_a_strike(amplitude: float) -> None:
+    w = (700.0, 800.0)
+    nudged = (w[0] + amplitude, w[1])
+    paths = {
+        "white": [(0.0, w), (1.0, w), (1.1, nudged), (1.2, w), (1.6, w), (1.7, nudged), (1.8, w)],
+        "pink": [(0.0, TABLE.spots[Colour.PINK])],
+    }
+    events = run(keyframes(paths, [], end=3.5), seed=9)
+    assert kinds(events, Strike) == []
+    assert kinds(events, Place) == []
+    assert isinstance(events[0], FrameStart) and len(events) == 1
+
+
+def test_respot_and_white_in_hand_are_places() -> None:
+    black = TABLE.spots[Colour.BLACK]
+    in_d = (TABLE.baulk_line - 150.0, CENTRE_Y + 60.0)
+    paths: dict[str, list[tuple[float, tuple[float, float] | None]]] = {
+        "white": [(0.0, None), (2.0, in_d)],
+        "black": [(0.0, None), (1.0, black)],
+        "red1": [(0.0, (1500.0, 400.0))],
+    }
+    events = run(keyframes(paths, [], end=4.0), seed=10, dropout=0.02)
+    start = events[0]
+    assert isinstance(start, FrameStart) and start.positions is not None
+    assert "white" not in start.positions and "black" not in start.positions
+    places = kinds(events, Place)
+    assert [p.ball for p in places] == ["black", "white"]
+    assert math.dist(places[0].position, black) < 2.0
+    assert math.dist(places[1].position, in_d) < 2.0
+    assert kinds(events, Strike) == []
+
+
+@pytest.mark.parametrize(("gap", "touching"), [(0.0, True), (0.3, True), (3.0, False), (6.0, False)])
+def test_touching_measured_at_rest(gap: float, touching: bool) -> None:
+    red = (1500.0, 900.0)
+    rest_white = (red[0] - 2 * R - gap, red[1])
+    paths = {
+        "white": [(0.0, (1000.0, 900.0)), (1.0, (1000.0, 900.0)), (1.5, rest_white)],
+        "red1": [(0.0, red)],
+    }
+    events = run(keyframes(paths, [], end=3.5), seed=11)
+    rest = kinds(events, Rest)[-1]
+    pairs = {frozenset(p) for p in rest.touching or ()}
+    assert (frozenset({"white", "red1"}) in pairs) is touching
+
+
+@pytest.mark.parametrize(("noise", "fps"), [(1.0, 30.0), (2.0, 30.0), (1.0, 60.0)])
+def test_rest_hysteresis_with_noise(noise: float, fps: float) -> None:
+    start = {"white": (800.0, 700.0), "red1": (2000.0, 1300.0), "blue": TABLE.spots[Colour.BLUE]}
+    tl = simulate(start, (900.0, 300.0), tail=4.0)
+    events = run(tl, fps=fps, noise=noise, dropout=0.03, seed=12)
+    assert len(kinds(events, Strike)) == 1
+    assert len(kinds(events, Rest)) == 1
+    assert kinds(events, Place) == []
+
+
+def test_online_updates_flush_before_the_end() -> None:
+    """A stroke's events come out once its rest is confirmed, not at finish()."""
+    tl = pot_scene("top_right")
+    rng = np.random.default_rng(13)
+    tracks = tracks_from_timeline(tl, CameraNoise(fps=30.0), rng)
+    inferer = EventInferer(tracks.ball_names, fps=30.0)
+    got: list[InputEvent] = []
+    for i, t in enumerate(tracks.times):
+        got.extend(inferer.update(i, float(t), tracks.position[i], tracks.state[i]))
+    assert any(isinstance(e, Rest) for e in got)
+    assert inferer.finish() == []
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    speed=st.floats(1200.0, 4000.0),
+    offset=st.floats(-0.8, 0.8),
+    angle=st.floats(-0.6, 0.6),
+    fps=st.sampled_from([30.0, 60.0]),
+    seed=st.integers(0, 10_000),
+)
+def test_contact_time_within_a_fraction_of_a_frame(
+    speed: float, offset: float, angle: float, fps: float, seed: int
+) -> None:
+    red = np.array([1800.0, 900.0])
+    u = np.array([math.cos(angle), math.sin(angle)])
+    perp = np.array([-u[1], u[0]])
+    white = red - u * 700.0 + perp * offset * 2 * R
+    tl = simulate({"white": tuple(white), "red1": tuple(red)}, tuple(u * speed), max_t=2.5)
+    true = next(e for e in tl.events if isinstance(e, Collision))
+    events = run(tl, fps=fps, seed=seed)
+    hits = [e for e in events if isinstance(e, Collision) and set(e.balls) == {"white", "red1"}]
+    assert hits, "the collision was not found"
+    assert abs(hits[0].t - true.t) < 0.3 / fps
