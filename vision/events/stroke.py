@@ -42,7 +42,6 @@ from vision.events.kinematics import (
     fit_motion,
 )
 
-_DEBUG = bool(__import__("os").environ.get("BAULKLINE_EVENTS_DEBUG"))
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
@@ -331,8 +330,6 @@ def _ball_contact(an: _Analysis, cand: _Candidate) -> Collision | None:
             continue
         dv = post.velocity(t_star) - m.velocity(t_star)
         jb = sign * float(dv @ n)
-        if _DEBUG:
-            print("  impulse", sf.ball_names[b], m.is_still, round(jb, 1), post.n)
         if m.is_still and jb < cfg.impulse_mm_s:
             return None  # a still ball that was really hit must move off along the line
         impulses.append(jb)
