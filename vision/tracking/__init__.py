@@ -1,0 +1,1 @@
+"""Multi-ball tracking: identities, motion models and occlusion through a clip."""
