@@ -194,6 +194,12 @@ def _strike(state: FrameState, ev: Strike) -> tuple[FrameState, list[Output]]:
 
 def _loose_event(state: FrameState, ev: InputEvent) -> tuple[FrameState, list[Output]]:
     if state.stroke is not None:
+        absent = ev.ball not in state.stroke.start.positions if isinstance(ev, (Pot, OffTable)) else False
+        if isinstance(ev, (Pot, OffTable)) and ev.ball != WHITE and absent:
+            # The contract dates an output by the input that caused it: the bad pot, not the rest.
+            what = "potted" if isinstance(ev, Pot) else "forced off the table"
+            msg = f"{ev.ball} was reported {what} but was not on the table; ignored"
+            return state, [notice_out(ev.t, msg, ev.ball)]
         return evolve(state, stroke=evolve(state.stroke, events=(*state.stroke.events, ev))), []
     if isinstance(ev, Pot):
         msg = f"{ev.ball} fell into a pocket between strokes; replaced (Rule 9(a))"

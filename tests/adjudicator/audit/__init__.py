@@ -1,0 +1,1 @@
+"""Independent audit scenarios written from the 2022 rules and the event-log contract only."""
