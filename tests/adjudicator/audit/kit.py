@@ -114,7 +114,7 @@ class Scenario:
         self.expected.append({"type": type_, "t": self.t, **keys})
         return self
 
-    def score(self, a: int, b: int, striker: int, brk: int, on: str, reds: int) -> Scenario:
+    def score(self, a: int, b: int, striker: int | str, brk: int | str, on: str, reds: int | str) -> Scenario:
         return self.out("score", scores=[a, b], striker=striker, ball_on=on, reds=reds, **{"break": brk})
 
     def foul(self, penalty: int, offender: int, miss: bool = False, **keys: Any) -> Scenario:
