@@ -1,0 +1,363 @@
+"""Multi-ball tracker: identities kept by motion, appearance and the snooker ball set.
+
+The state is immutable (:class:`TrackerState`) and :func:`step` is a reducer, one frame in,
+the next state out; :class:`Tracker` wraps it with a norfair-like ``update`` and records the
+per-frame :class:`vision.tracks.Tracks`.
+
+Each frame is matched in two passes:
+
+1. **Gated assignment.** Every ball on the table is predicted one frame ahead
+   (:mod:`vision.tracking.motion`); the cost of pairing it with a detection is its normalised
+   distance inside the motion gate, plus an appearance term (the mean Lab colour of the ball's
+   inner disc) and a colour term. Balls of different colours never pair. The Hungarian
+   algorithm picks the pairing of least total cost, so two reds crossing keep their names
+   because each follows its own predicted line.
+2. **Re-acquisition.** A ball unseen for a while (behind a player, lost in a blurred streak,
+   lifted by a hand and put down elsewhere) is matched anywhere on the table by identity
+   alone: a single-colour ball (white, yellow..black) to a detection of its colour, or, when
+   colours are unknown, to the detection that looks most like it. Reds look alike, so a lost
+   red is only re-acquired inside its (growing) gate.
+
+A ball unseen for longer than ``absent_after`` frames whose last sighting was beside a pocket
+is ``absent`` (potted); anywhere else it stays ``predicted`` where it was last going, which is
+what a ball hidden behind a player does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import numpy.typing as npt
+from scipy.optimize import linear_sum_assignment
+
+from calibration.table import Colour
+from vision.detection.detections import COLOURS, UNKNOWN, BallDetections
+from vision.tracking.motion import MotionConfig, correct, gate_distance, predict
+from vision.tracks import Tracks, TrackState
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+_RED = COLOURS.index(Colour.RED)
+_BIG = 1e6
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    """Matching weights and timeouts (frames).
+
+    Attributes:
+        motion: the motion model's gains and gates.
+        appearance_scale: Lab distance that costs as much as the gate's edge.
+        appearance_gate: largest Lab distance for re-acquisition by appearance alone.
+        appearance_rate: how fast a ball's remembered appearance follows a resting ball.
+        reacquire_after: unseen frames after which a single-colour ball may be matched anywhere.
+        absent_after: unseen frames after which a ball last seen by a pocket is potted.
+        pocket_radii: how close (ball radii) to a pocket centre "beside a pocket" is.
+        duplicate_radii: a re-acquired detection this close to a matched ball is its duplicate.
+    """
+
+    motion: MotionConfig = field(default_factory=MotionConfig)
+    appearance_scale: float = 40.0
+    appearance_gate: float = 30.0
+    appearance_rate: float = 0.1
+    reacquire_after: int = 2
+    absent_after: int = 45
+    pocket_radii: float = 4.0
+    duplicate_radii: float = 1.5
+
+
+@dataclass(frozen=True)
+class TrackerState:
+    """Every ball's estimate after one frame (row-aligned arrays, one row per ball).
+
+    Attributes:
+        names: event-log names (``white``, ``yellow``, ..., ``red1``...).
+        colour: ``(B,)`` index into :data:`~vision.detection.detections.COLOURS`, -1 unknown.
+        pos: ``(B, 2)`` pixel centre (last estimate).
+        vel: ``(B, 2)`` pixels per frame.
+        radius: ``(B,)`` apparent radius (pixels).
+        appearance: ``(B, 3)`` mean Lab of the ball's inner disc (NaN: not known).
+        unseen: ``(B,)`` consecutive frames without a measurement.
+        state: ``(B,)`` :class:`~vision.tracks.TrackState` of the last frame.
+        frame: index of the last frame folded in (-1 before the first).
+    """
+
+    names: tuple[str, ...]
+    colour: IntArray
+    pos: FloatArray
+    vel: FloatArray
+    radius: FloatArray
+    appearance: FloatArray
+    unseen: IntArray
+    state: npt.NDArray[np.int8]
+    frame: int = -1
+
+    def __post_init__(self) -> None:
+        b = len(self.names)
+        for name, arr, shape in (
+            ("colour", self.colour, (b,)),
+            ("pos", self.pos, (b, 2)),
+            ("vel", self.vel, (b, 2)),
+            ("radius", self.radius, (b,)),
+            ("appearance", self.appearance, (b, 3)),
+            ("unseen", self.unseen, (b,)),
+            ("state", self.state, (b,)),
+        ):
+            if np.shape(arr) != shape:
+                raise ValueError(f"TrackerState.{name} must have shape {shape}, got {np.shape(arr)}")
+        if len(set(self.names)) != b:
+            raise ValueError(f"TrackerState.names must be unique, got {self.names}")
+
+    @classmethod
+    def seed(
+        cls,
+        names: Sequence[str],
+        pixel: npt.ArrayLike,
+        radius: npt.ArrayLike,
+        colour: npt.ArrayLike | None = None,
+        appearance: npt.ArrayLike | None = None,
+    ) -> TrackerState:
+        """Balls at rest at known pixels (NaN pixel: a ball not on the table yet)."""
+        px = np.asarray(pixel, np.float64).reshape(-1, 2)
+        b = len(names)
+        on = np.all(np.isfinite(px), axis=1)
+        return cls(
+            names=tuple(names),
+            colour=np.full(b, UNKNOWN, np.int64) if colour is None else np.asarray(colour, np.int64),
+            pos=px,
+            vel=np.zeros((b, 2)),
+            radius=np.asarray(radius, np.float64).reshape(-1),
+            appearance=np.full((b, 3), np.nan) if appearance is None else np.asarray(appearance, np.float64),
+            unseen=np.zeros(b, np.int64),
+            state=np.where(on, TrackState.SEEN, TrackState.ABSENT).astype(np.int8),
+        )
+
+
+def name_balls(colour: IntArray) -> list[str]:
+    """Event-log names for detections of known colour: reds numbered in order, colours by name.
+
+    A second detection of a single-ball colour gets no name (``""``): the ball set has one.
+    """
+    names: list[str] = []
+    used: set[str] = set()
+    reds = 0
+    for c in colour:
+        if c == _RED:
+            reds += 1
+            names.append(f"red{reds}")
+        elif c >= 0 and COLOURS[c].value not in used:
+            used.add(COLOURS[c].value)
+            names.append(COLOURS[c].value)
+        else:
+            names.append("")
+    return names
+
+
+def _compatible(track_colour: IntArray, det_colour: IntArray) -> npt.NDArray[np.bool_]:
+    """``(B, N)``: may ball b be detection n? Known colours must agree."""
+    t = track_colour[:, None]
+    d = det_colour[None, :]
+    return (t < 0) | (d < 0) | (t == d)
+
+
+def _appearance_distance(track: FloatArray, det: FloatArray | None, b: int, n: int) -> FloatArray:
+    """``(B, N)`` Lab distances; 0 where either side is unknown."""
+    if det is None:
+        return np.zeros((b, n))
+    d = np.linalg.norm(track[:, None, :] - det[None, :, :], axis=2)
+    return np.nan_to_num(d, nan=0.0)
+
+
+def step(
+    state: TrackerState,
+    det: BallDetections,
+    appearance: FloatArray | None = None,
+    cfg: TrackerConfig | None = None,
+    pockets: FloatArray | None = None,
+) -> TrackerState:
+    """Fold one frame's detections into the state (the reducer).
+
+    Args:
+        state: the state after the previous frame.
+        det: this frame's detections (possibly none: the balls are predicted).
+        appearance: ``(N, 3)`` Lab appearance of each detection, or None.
+        cfg: matching configuration.
+        pockets: ``(P, 2)`` pocket centres in pixels, to tell a potted ball from a hidden one.
+    """
+    cfg = cfg or TrackerConfig()
+    mc = cfg.motion
+    b, n = len(state.names), len(det)
+    active = state.state != TrackState.ABSENT
+    pred, vel = predict(state.pos, state.vel, state.unseen, mc)
+    pred = np.where(active[:, None], pred, state.pos)
+    match = np.full(b, -1, np.int64)
+    if n and b:
+        gd = gate_distance(pred, vel, state.radius, state.unseen, det.pixel, mc)
+        app = _appearance_distance(state.appearance, appearance, b, n) / cfg.appearance_scale
+        ok = (gd < 1.0) & active[:, None] & _compatible(state.colour, det.colour)
+        cost = np.where(ok, gd**2 + app**2, _BIG)
+        rows, cols = linear_sum_assignment(cost)
+        good = cost[rows, cols] < _BIG
+        match[rows[good]] = cols[good]
+        _reacquire(state, det, appearance, pred, match, cfg)
+    seen = match >= 0
+    new_pos, new_vel = pred.copy(), vel.copy()
+    if np.any(seen):
+        meas = det.pixel[match[seen]]
+        was_active = active[seen]
+        p, v = correct(pred[seen], vel[seen], meas, state.unseen[seen], mc)
+        # A ball re-acquired from absent (or far away) starts at rest where it was found.
+        v = np.where(was_active[:, None], v, 0.0)
+        new_pos[seen], new_vel[seen] = p, v
+    new_state = state.state.copy()
+    new_state[seen] = TrackState.SEEN
+    new_state[~seen & active] = TrackState.PREDICTED
+    unseen = np.where(seen, 0, state.unseen + 1)
+    potted = (
+        ~seen & active & (unseen > cfg.absent_after) & _near_pocket(state.pos, state.radius, pockets, cfg)
+    )
+    new_state[potted] = TrackState.ABSENT
+    appear = state.appearance.copy()
+    if appearance is not None and np.any(seen):
+        slow = seen & (np.hypot(new_vel[:, 0], new_vel[:, 1]) < 0.5 * state.radius)
+        fresh = appearance[match[slow]]
+        old = appear[slow]
+        rate = np.where(np.isnan(old), 1.0, cfg.appearance_rate)
+        appear[slow] = np.nan_to_num(old, nan=0.0) * (1 - rate) + fresh * rate
+    radius = state.radius.copy()
+    if np.any(seen):
+        radius[seen] = 0.8 * radius[seen] + 0.2 * det.radius[match[seen]]
+    # A ball still unseen keeps its last seen position as the anchor for the pocket test.
+    keep_pos = np.where((~seen & ~active)[:, None], state.pos, new_pos)
+    return replace(
+        state,
+        pos=keep_pos,
+        vel=np.where(seen[:, None] | active[:, None], new_vel, 0.0),
+        radius=radius,
+        appearance=appear,
+        unseen=unseen.astype(np.int64),
+        state=new_state.astype(np.int8),
+        frame=state.frame + 1,
+    )
+
+
+def _reacquire(
+    state: TrackerState,
+    det: BallDetections,
+    appearance: FloatArray | None,
+    pred: FloatArray,
+    match: IntArray,
+    cfg: TrackerConfig,
+) -> None:
+    """Second pass: lost single-colour (or unknown-colour) balls matched by identity anywhere."""
+    taken = set(int(m) for m in match if m >= 0)
+    free = np.array([j for j in range(len(det)) if j not in taken], dtype=np.int64)
+    lost = np.flatnonzero(
+        (match < 0)
+        & ((state.unseen >= cfg.reacquire_after) | (state.state == TrackState.ABSENT))
+        & (state.colour != _RED)
+    )
+    if not len(free) or not len(lost):
+        return
+    matched = match >= 0
+    if np.any(matched):
+        mpos = det.pixel[match[matched]]
+        d = np.linalg.norm(det.pixel[free][:, None, :] - mpos[None, :, :], axis=2)
+        free = free[np.all(d > cfg.duplicate_radii * det.radius[free][:, None], axis=1)]
+    if not len(free):
+        return
+    cost = np.full((len(lost), len(free)), _BIG)
+    for i, t in enumerate(lost):
+        tc = state.colour[t]
+        dist = np.linalg.norm(det.pixel[free] - pred[t], axis=1) / 1000.0
+        if tc >= 0:
+            ok = det.colour[free] == tc
+            cost[i] = np.where(ok, dist, _BIG)
+        elif appearance is not None and np.all(np.isfinite(state.appearance[t])):
+            a = np.linalg.norm(appearance[free] - state.appearance[t], axis=1)
+            cost[i] = np.where(a < cfg.appearance_gate, a / cfg.appearance_gate + dist, _BIG)
+    rows, cols = linear_sum_assignment(cost)
+    for r, c in zip(rows, cols, strict=True):
+        if cost[r, c] < _BIG:
+            match[lost[r]] = free[c]
+
+
+def _near_pocket(
+    pos: FloatArray, radius: FloatArray, pockets: FloatArray | None, cfg: TrackerConfig
+) -> npt.NDArray[np.bool_]:
+    """Which last-known positions lie beside a pocket (all, when pockets are not known)."""
+    if pockets is None or not len(pockets):
+        return np.zeros(len(pos), dtype=bool)
+    d = np.linalg.norm(pos[:, None, :] - np.asarray(pockets)[None, :, :], axis=2).min(axis=1)
+    return d < cfg.pocket_radii * radius
+
+
+class Tracker:
+    """Norfair-style wrapper: ``update`` once per frame (detections may be empty), then ``tracks``.
+
+    Args:
+        initial: the balls at the start (see :meth:`TrackerState.seed`).
+        fps: frame rate, for the frame times of the output.
+        to_table: maps ``(N, 2)`` pixels to table millimetres (a calibrated camera); without it
+            positions are NaN.
+        pockets: ``(P, 2)`` pocket centres in pixels (for telling potted from hidden).
+        config: matching configuration.
+    """
+
+    def __init__(
+        self,
+        initial: TrackerState,
+        fps: float = 30.0,
+        to_table: Callable[[FloatArray], FloatArray] | None = None,
+        pockets: FloatArray | None = None,
+        config: TrackerConfig | None = None,
+    ) -> None:
+        self.state = initial
+        self.fps = fps
+        self.to_table = to_table
+        self.pockets = pockets
+        self.config = config or TrackerConfig()
+        self._pixel: list[FloatArray] = []
+        self._state: list[npt.NDArray[np.int8]] = []
+
+    def update(
+        self, detections: BallDetections | None = None, appearance: FloatArray | None = None
+    ) -> TrackerState:
+        """Advance one frame; with no detections every ball is predicted."""
+        det = detections if detections is not None else BallDetections.empty()
+        app = appearance if detections is not None else None
+        self.state = step(self.state, det, app, self.config, self.pockets)
+        px = np.where((self.state.state == TrackState.ABSENT)[:, None], np.nan, self.state.pos)
+        self._pixel.append(px)
+        self._state.append(self.state.state.copy())
+        return self.state
+
+    def frame_rows(self) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int8]]:
+        """The last frame's pixels, table positions and states (for online consumers)."""
+        px = self._pixel[-1]
+        return px, self._table(px[None])[0], self._state[-1]
+
+    def _table(self, pixel: FloatArray) -> FloatArray:
+        if self.to_table is None:
+            return np.full(pixel.shape, np.nan)
+        flat = pixel.reshape(-1, 2)
+        out = np.full(flat.shape, np.nan)
+        ok = np.all(np.isfinite(flat), axis=1)
+        if np.any(ok):
+            out[ok] = self.to_table(flat[ok])
+        return out.reshape(pixel.shape)
+
+    def tracks(self) -> Tracks:
+        """Everything recorded so far as the shared :class:`~vision.tracks.Tracks` container."""
+        f, b = len(self._pixel), len(self.state.names)
+        pixel = np.array(self._pixel).reshape(f, b, 2)
+        return Tracks(
+            ball_names=self.state.names,
+            times=np.arange(f) / self.fps,
+            position=self._table(pixel),
+            pixel=pixel,
+            state=np.array(self._state, dtype=np.int8).reshape(f, b),
+        )
