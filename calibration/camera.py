@@ -124,14 +124,25 @@ class Camera:
     pose: Pose = field(default_factory=Pose)
 
     # ---- extrinsics -----------------------------------------------------------------------
+    # The event-log frame (x along the table, y towards the yellow side, z up) is
+    # left-handed: seen from the baulk end looking up the table, yellow is on the right. A
+    # real camera is a proper rotation of a right-handed frame, so internally the world is
+    # (x, y, -z): right-handed, z pointing down into the cloth. Without this every image
+    # would be the mirror of a real table (yellow on the wrong side of the D).
+    @staticmethod
+    def _internal(points: FloatArray) -> FloatArray:
+        out: FloatArray = points * np.array([1.0, 1.0, -1.0])
+        return out
+
     @property
     def rotation(self) -> FloatArray:
-        """World-to-camera rotation R (camera: x right, y down, z forward)."""
-        # Looking straight down with the table's x to the image's right and y to its top.
-        base = np.array([[1.0, 0, 0], [0, -1.0, 0], [0, 0, -1.0]])
+        """Rotation R from the internal right-handed world ``(x, y, -z)`` to the camera
+        (x right, y down, z forward)."""
         p = self.pose
+        # Looking straight down (+z internal) with the table's x to the image's right and
+        # therefore (right-handed) its y to the image's bottom.
         r: FloatArray = (
-            _rot_z(math.radians(p.roll)) @ _rot_x(math.radians(p.tilt)) @ base @ _rot_z(math.radians(p.yaw))
+            _rot_z(math.radians(p.roll)) @ _rot_x(math.radians(p.tilt)) @ _rot_z(math.radians(p.yaw))
         )
         return r
 
@@ -143,22 +154,26 @@ class Camera:
         )
 
     @property
-    def centre(self) -> FloatArray:
-        """Camera centre in world millimetres."""
+    def _centre_internal(self) -> FloatArray:
         forward = self.rotation.T @ np.array([0.0, 0.0, 1.0])
-        distance = self.pose.height / max(-forward[2], 1e-9)
+        distance = self.pose.height / max(forward[2], 1e-9)
         c: FloatArray = self.target - distance * forward
         return c
 
     @property
+    def centre(self) -> FloatArray:
+        """Camera centre in table millimetres, ``z`` up (its height above the cloth)."""
+        return self._internal(self._centre_internal)
+
+    @property
     def translation(self) -> FloatArray:
-        """t in x_cam = R x_world + t."""
-        t: FloatArray = -self.rotation @ self.centre
+        """t in x_cam = R x_internal + t."""
+        t: FloatArray = -self.rotation @ self._centre_internal
         return t
 
     # ---- projections ----------------------------------------------------------------------
     def project(self, points: npt.ArrayLike, z: float = 0.0) -> FloatArray:
-        """Table points ``(N, 2)`` at height ``z`` (or ``(N, 3)``) to distorted pixels."""
+        """Table points ``(N, 2)`` at height ``z`` (or ``(N, 3)`` with z up) to distorted pixels."""
         arr = np.asarray(points, dtype=np.float64)
         if arr.ndim == 1:
             arr = arr[None, :]
@@ -168,7 +183,7 @@ class Camera:
             raise ValueError(f"points must have shape (N, 2) or (N, 3), got {arr.shape}")
         rvec, _ = cv2.Rodrigues(self.rotation)
         px, _ = cv2.projectPoints(
-            arr.reshape(-1, 1, 3),
+            self._internal(arr).reshape(-1, 1, 3),
             rvec,
             self.translation,
             self.intrinsics.matrix,
@@ -180,7 +195,7 @@ class Camera:
     def depth(self, points: npt.ArrayLike, z: float = 0.0) -> FloatArray:
         """Distance along the optical axis of table points (mm); positive in front."""
         pts = as_points(points)
-        world = np.hstack([pts, np.full((len(pts), 1), z)])
+        world = self._internal(np.hstack([pts, np.full((len(pts), 1), z)]))
         cam = world @ self.rotation.T + self.translation
         d: FloatArray = cam[:, 2]
         return d
@@ -223,7 +238,7 @@ class Camera:
     def table_to_image(self, z: float = 0.0) -> Homography:
         """Homography from table millimetres at height ``z`` to undistorted pixels."""
         r, t = self.rotation, self.translation
-        m = self.intrinsics.matrix @ np.column_stack([r[:, 0], r[:, 1], r[:, 2] * z + t])
+        m = self.intrinsics.matrix @ np.column_stack([r[:, 0], r[:, 1], r[:, 2] * (-z) + t])
         return Homography(np.asarray(m, dtype=np.float64))
 
     def image_to_table(self, z: float = 0.0) -> Homography:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from calibration.camera import Camera, Intrinsics, Pose
 from calibration.homography import Homography
-from calibration.table import TABLE
+from calibration.table import TABLE, Colour
 
 poses = st.builds(
     Pose,
@@ -53,9 +53,32 @@ def test_vertical_camera_puts_table_centre_at_image_centre() -> None:
     cam = _camera(Pose(height=4000.0), (0.0,) * 5)
     centre = cam.project([(TABLE.length / 2, TABLE.width / 2)])[0]
     assert centre == pytest.approx((640.0, 360.0), abs=1e-6)
-    # table x runs to the image right, y to the image top
+    # table x runs to the image right and, as on a real table seen from above (yellow on
+    # the right looking up from baulk), y runs to the image bottom
     right = cam.project([(TABLE.length / 2 + 100, TABLE.width / 2 + 100)])[0]
-    assert right[0] > 640 and right[1] < 360
+    assert right[0] > 640 and right[1] > 360
+
+
+@pytest.mark.parametrize("yaw", [0.0, 37.0, 90.0, 180.0, -120.0])
+@pytest.mark.parametrize("tilt", [0.0, 30.0])
+def test_images_are_never_mirrored(yaw: float, tilt: float) -> None:
+    """Looking up the table from baulk, the yellow spot is on the right (Section 1 Rule 1(f)),
+    whatever the camera's pose: the image of (baulk -> top, green -> yellow) keeps its
+    orientation, i.e. the projected frame has the same handedness as a real table seen from
+    above (counter-clockwise from +x to +y in the image, whose y axis points down)."""
+    cam = _camera(Pose(height=3500.0, tilt=tilt, yaw=yaw), (0.0,) * 5)
+    brown, black, yellow = (
+        cam.project([TABLE.spots[c]])[0] for c in (Colour.BROWN, Colour.BLACK, Colour.YELLOW)
+    )
+    up_table, to_yellow = black - brown, yellow - brown
+    cross = up_table[0] * to_yellow[1] - up_table[1] * to_yellow[0]
+    assert cross > 0  # in image coordinates (v down), a clockwise turn: yellow to the right
+
+
+def test_camera_height_is_above_the_cloth() -> None:
+    cam = _camera(Pose(height=3500.0, tilt=25.0, yaw=40.0), (0.0,) * 5)
+    assert cam.centre[2] == pytest.approx(3500.0)
+    assert (cam.depth([(1000.0, 500.0)]) > 0).all()
 
 
 def test_ball_centre_plane_differs_from_cloth_under_tilt() -> None:
