@@ -1,0 +1,500 @@
+"""Finding the table's own markings in one picture: the cloth, its four cushion lines, the
+baulk-line and the D.
+
+The cloth is found by its colour, not by where it sits in the frame: the most saturated hue
+whose largest connected region is most like a convex quadrilateral wins, so a green, blue or
+red cloth all work and a red carpet around the table does not. The cushion lines come from the
+boundary of that region, fitted by sequential RANSAC so balls, pockets, players and cues that
+bite into the boundary are outliers, then moved onto the cushion nose by an edge search along
+the lines' normals. The baulk-line and the D are searched in a top-down rectified view, where
+they are straight rows and circles of known size whatever the camera.
+
+Every function here works on a working-resolution copy of the frame (see :data:`WORK_WIDTH`);
+pixel outputs are scaled back to the caller's image.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.errors import BaulklineError
+from calibration.homography import FloatArray, Homography
+from calibration.table import TABLE
+
+UInt8Array = npt.NDArray[np.uint8]
+
+#: The cloth outline is found on a copy this wide (coarse: the lines are refined on the
+#: detail copy); small enough to stay inside the 50 ms budget at 1080p.
+WORK_WIDTH = 640
+
+#: A cloth colour region must cover at least this fraction of the frame to be a table.
+MIN_CLOTH_FRACTION = 0.08
+
+
+@dataclass(frozen=True)
+class Cloth:
+    """The cloth region of a frame.
+
+    Attributes:
+        mask: uint8 0/255 mask of the largest cloth-coloured region (balls filled in), at
+            working resolution.
+        hue: the cloth's OpenCV hue (0-179).
+        scale: working pixels per caller pixel.
+        solidity: region area over its convex-hull area (1 for an unoccluded quadrilateral).
+    """
+
+    mask: UInt8Array
+    hue: int
+    scale: float
+    solidity: float
+
+    def __post_init__(self) -> None:
+        if self.mask.ndim != 2:
+            raise ValueError(f"cloth mask must be 2-D, got shape {self.mask.shape}")
+
+
+@dataclass(frozen=True)
+class Line:
+    """An image line ``a x + b y + c = 0`` with ``a^2 + b^2 = 1`` and its supporting points.
+
+    Attributes:
+        abc: the normalised coefficients, ``(3,)``.
+        points: the inlier points it was fitted to, ``(N, 2)``.
+    """
+
+    abc: FloatArray
+    points: FloatArray
+
+    def __post_init__(self) -> None:
+        if self.abc.shape != (3,):
+            raise ValueError(f"line coefficients must have shape (3,), got {self.abc.shape}")
+        if self.points.ndim != 2 or self.points.shape[1] != 2:
+            raise ValueError(f"line points must have shape (N, 2), got {self.points.shape}")
+
+    @property
+    def normal(self) -> FloatArray:
+        """Unit normal ``(a, b)``."""
+        n: FloatArray = self.abc[:2]
+        return n
+
+    def distance(self, pts: FloatArray) -> FloatArray:
+        """Signed distance of ``(N, 2)`` points."""
+        d: FloatArray = pts @ self.abc[:2] + self.abc[2]
+        return d
+
+
+def working_copy(image: UInt8Array) -> tuple[UInt8Array, float]:
+    """The frame resized to :data:`WORK_WIDTH` (never enlarged) and the scale applied."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise BaulklineError(f"expected a colour (H, W, 3) image, got shape {image.shape}")
+    h, w = image.shape[:2]
+    scale = min(1.0, WORK_WIDTH / w)
+    if scale == 1.0:
+        return image, 1.0
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    return np.asarray(small, dtype=np.uint8), scale
+
+
+def _hue_peaks(hue: UInt8Array, valid: npt.NDArray[np.bool_], n: int = 3) -> list[int]:
+    hist = np.bincount(hue[valid].ravel(), minlength=180)[:180].astype(np.float64)
+    # Circular smoothing: a cloth's hue spreads over a few bins under uneven light.
+    k = np.array([1.0, 2.0, 3.0, 2.0, 1.0])
+    padded = np.concatenate([hist[-2:], hist, hist[:2]])
+    smooth = np.convolve(padded, k, mode="valid")
+    peaks: list[int] = []
+    work = smooth.copy()
+    for _ in range(n):
+        p = int(np.argmax(work))
+        if work[p] <= 0:
+            break
+        peaks.append(p)
+        for d in range(-12, 13):
+            work[(p + d) % 180] = 0.0
+    return peaks
+
+
+def find_cloth(image: UInt8Array) -> Cloth:
+    """The cloth: the dominant saturated hue whose largest region is most table-like.
+
+    Raises:
+        BaulklineError: no colour region large and compact enough to be a table.
+    """
+    small, scale = working_copy(image)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    valid = (sat > 70) & (val > 50)
+    total = small.shape[0] * small.shape[1]
+    best: Cloth | None = None
+    best_score = 0.0
+    for peak in _hue_peaks(np.asarray(hue, dtype=np.uint8), valid):
+        diff = np.abs(hue.astype(np.int16) - peak)
+        diff = np.minimum(diff, 180 - diff)
+        mask = ((diff <= 9) & valid).astype(np.uint8) * 255
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        if count < 2:
+            continue
+        idx = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        area = float(stats[idx, cv2.CC_STAT_AREA])
+        if area < MIN_CLOTH_FRACTION * total:
+            continue
+        region = (labels == idx).astype(np.uint8) * 255
+        contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+        hull_area = float(cv2.contourArea(hull))
+        solidity = area / max(hull_area, 1.0)
+        score = area * solidity**2
+        if score > best_score:
+            # Fill holes (balls, markings) so the boundary is only the table's outline.
+            filled = np.zeros_like(region)
+            cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
+            best_score = score
+            best = Cloth(mask=filled, hue=peak, scale=scale, solidity=solidity)
+    if best is None:
+        raise BaulklineError(
+            f"no table in view: no cloth-coloured region covers {MIN_CLOTH_FRACTION:.0%} of the frame"
+        )
+    return best
+
+
+def _fit_line(pts: FloatArray) -> FloatArray:
+    """Total-least-squares line through points, normalised ``(a, b, c)``."""
+    centre = pts.mean(axis=0)
+    _, _, vt = np.linalg.svd(pts - centre, full_matrices=False)
+    normal = vt[1]
+    abc: FloatArray = np.array([normal[0], normal[1], -float(normal @ centre)])
+    return abc
+
+
+def ransac_lines(
+    pts: FloatArray,
+    count: int,
+    tol: float,
+    min_support: int,
+    iterations: int = 300,
+    seed: int = 0,
+) -> list[Line]:
+    """Up to ``count`` lines found one after another, each taking its inliers away.
+
+    Why sequential RANSAC: a cushion line is the longest straight run of the cloth outline;
+    whatever interrupts it (pockets, a player's arm) only removes points, it cannot pull the
+    fit, because points off the line are never averaged in.
+    """
+    rng = np.random.default_rng(seed)
+    remaining = pts.copy()
+    lines: list[Line] = []
+    for _ in range(count):
+        if len(remaining) < min_support:
+            break
+        i = rng.integers(0, len(remaining), size=(iterations, 2))
+        p, q = remaining[i[:, 0]], remaining[i[:, 1]]
+        d = q - p
+        norm = np.hypot(d[:, 0], d[:, 1])
+        ok = norm > 10 * tol
+        if not np.any(ok):
+            break
+        n = np.stack([-d[ok, 1], d[ok, 0]], axis=1) / norm[ok, None]
+        c = -np.sum(n * p[ok], axis=1)
+        dist = np.abs(remaining @ n.T + c)  # (N, H)
+        support = (dist < tol).sum(axis=0)
+        h = int(np.argmax(support))
+        if support[h] < min_support:
+            break
+        inl = dist[:, h] < tol
+        abc = _fit_line(remaining[inl])
+        inl = np.abs(remaining @ abc[:2] + abc[2]) < tol
+        abc = _fit_line(remaining[inl])
+        lines.append(Line(abc=abc, points=remaining[inl]))
+        remaining = remaining[~inl]
+    return lines
+
+
+def outline_points(cloth: Cloth) -> FloatArray:
+    """Points of the cloth outline, excluding where the frame's own border cuts the cloth."""
+    contours, _ = cv2.findContours(cloth.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    pts = np.asarray(max(contours, key=len), dtype=np.float64).reshape(-1, 2)
+    h, w = cloth.mask.shape
+    keep = (pts[:, 0] > 2) & (pts[:, 0] < w - 3) & (pts[:, 1] > 2) & (pts[:, 1] < h - 3)
+    out: FloatArray = pts[keep]
+    return out
+
+
+def intersect(l1: FloatArray, l2: FloatArray) -> FloatArray:
+    """Intersection of two lines ``(a, b, c)``; raises on (near-)parallel lines."""
+    p = np.cross(l1, l2)
+    if abs(p[2]) < 1e-9:
+        raise BaulklineError("two cushion lines are parallel; the table outline is not a quadrilateral")
+    out: FloatArray = p[:2] / p[2]
+    return out
+
+
+def order_quad(lines: list[Line], centre: FloatArray) -> list[Line]:
+    """Four lines in order round the cloth (by the direction of their normal from its centre)."""
+    angles = []
+    for ln in lines:
+        # Foot of the perpendicular from the centre: its direction orders the sides.
+        foot = centre - ln.distance(centre[None, :])[0] * ln.normal
+        angles.append(np.arctan2(foot[1] - centre[1], foot[0] - centre[0]))
+    order = np.argsort(angles)
+    return [lines[i] for i in order]
+
+
+def outer_quad(cloth: Cloth) -> tuple[list[Line], FloatArray]:
+    """The four outline lines of the cloth, in order round it, and their corner points ``(4, 2)``
+    (corner ``i`` joins line ``i`` and line ``i + 1``), at working resolution.
+
+    Raises:
+        BaulklineError: fewer than four straight sides are visible.
+    """
+    pts = outline_points(cloth)
+    h, w = cloth.mask.shape
+    tol = max(1.0, 1.5 * w / WORK_WIDTH)
+    min_support = max(20, int(0.06 * (h + w) / 2))
+    lines = ransac_lines(pts, 6, tol, min_support)
+    # Keep the four longest lines (pocket mouths make short extra segments).
+    lines = sorted(lines, key=lambda ln: -len(ln.points))[:4]
+    if len(lines) < 4:
+        raise BaulklineError(
+            f"too little of the table in view: only {len(lines)} of its four cushion lines are visible"
+        )
+    ys, xs = np.nonzero(cloth.mask)
+    centre = np.array([xs.mean(), ys.mean()])
+    lines = order_quad(lines, centre)
+    corners = np.array([intersect(lines[i].abc, lines[(i + 1) % 4].abc) for i in range(4)])
+    return lines, corners
+
+
+#: Marking edges and lines are measured on a copy at most this wide: a chalk line 3 mm wide
+#: is about one pixel here, and 1080p frames cost no more than 720p ones.
+DETAIL_WIDTH = 1280
+
+
+def detail_copy(image: UInt8Array) -> tuple[FloatArray, float]:
+    """Brightness (HSV value: the brightest channel, so the cloth's own colour carries the
+    signal whatever that colour is) at most :data:`DETAIL_WIDTH` wide, and its scale."""
+    h, w = image.shape[:2]
+    scale = min(1.0, DETAIL_WIDTH / w)
+    small = image
+    if scale < 1.0:
+        small = np.asarray(
+            cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+        )
+    value = np.max(small, axis=2)
+    return np.asarray(value, dtype=np.float64), scale
+
+
+def line_response(grey: FloatArray) -> FloatArray:
+    """Difference of Gaussians, positive part: a chalk line a few pixels wide and a few grey
+    levels brighter than the cloth stands out (broadcast JPEG smears it over 4-6 px), slow
+    lighting gradients and the cloth's texture do not."""
+    g = grey.astype(np.float32)
+    fine = cv2.GaussianBlur(g, (0, 0), 1.5)
+    coarse = cv2.GaussianBlur(g, (0, 0), 6.0)
+    out: FloatArray = np.maximum(fine - coarse, 0.0).astype(np.float64)
+    return out
+
+
+def sample(img: FloatArray, pts: FloatArray) -> FloatArray:
+    """Bilinear samples of ``img`` at ``(..., 2)`` pixel points; NaN outside the image."""
+    shape = pts.shape[:-1]
+    flat = pts.reshape(-1, 2).astype(np.float32)
+    h, w = img.shape
+    vals = cv2.remap(
+        img.astype(np.float32),
+        flat[:, 0].reshape(-1, 1),
+        flat[:, 1].reshape(-1, 1),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=np.nan,
+    )
+    out: FloatArray = np.asarray(vals, dtype=np.float64).reshape(shape)
+    inside = (flat[:, 0] >= 0) & (flat[:, 0] <= w - 1) & (flat[:, 1] >= 0) & (flat[:, 1] <= h - 1)
+    out.reshape(-1)[~inside] = np.nan
+    return out
+
+
+def robust_curve(pts: FloatArray, tol: float, iterations: int = 120, seed: int = 0) -> npt.NDArray[np.bool_]:
+    """Inliers of the best quadratic curve through image points (RANSAC on three points).
+
+    A quadratic, not a line, so that a cushion bent by lens distortion still counts as one
+    curve; occluded samples (a ball, a cue, an arm) are the outliers.
+    """
+    n = len(pts)
+    if n < 6:
+        return np.zeros(n, dtype=bool)
+    centre = pts.mean(axis=0)
+    _, _, vt = np.linalg.svd(pts - centre, full_matrices=False)
+    t = (pts - centre) @ vt[0]
+    d = (pts - centre) @ vt[1]
+    rng = np.random.default_rng(seed)
+    best = np.zeros(n, dtype=bool)
+    design = np.stack([t * t, t, np.ones(n)], axis=1)
+    for _ in range(iterations):
+        idx = rng.choice(n, 3, replace=False)
+        try:
+            coef = np.linalg.solve(design[idx], d[idx])
+        except np.linalg.LinAlgError:
+            continue
+        inl = np.abs(design @ coef - d) < tol
+        if inl.sum() > best.sum():
+            best = inl
+    if best.sum() >= 3:
+        coef, *_ = np.linalg.lstsq(design[best], d[best], rcond=None)
+        best = np.abs(design @ coef - d) < tol
+    return best
+
+
+#: Projects ``(N, 2)`` table millimetres at height ``z`` to detail-copy pixels.
+ToImage = Callable[[FloatArray, float], FloatArray]
+
+
+def homography_projector(hom: Homography) -> ToImage:
+    """A :data:`ToImage` that ignores height: the rough, outline-only stage."""
+
+    def project(pts: FloatArray, z: float) -> FloatArray:
+        return hom.apply(pts)
+
+    return project
+
+
+def _peak(values: FloatArray, start: npt.NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
+    """Sub-sample index and height of each row's maximum at or after ``start``."""
+    n, m = values.shape
+    cols = np.arange(m)[None, :]
+    masked = np.where((cols >= start[:, None]) & np.isfinite(values), values, -np.inf)
+    i = np.clip(np.argmax(masked, axis=1), 1, m - 2)
+    rows = np.arange(n)
+    a, b, c = masked[rows, i - 1], masked[rows, i], masked[rows, i + 1]
+    with np.errstate(invalid="ignore"):
+        denom = a - 2 * b + c
+        ok = np.isfinite(a) & np.isfinite(c) & (denom < 0)
+        off = np.where(ok, 0.5 * (a - c) / np.where(ok, denom, 1.0), 0.0)
+    return i + np.clip(off, -0.5, 0.5), b
+
+
+#: Where along each cushion the nose is sampled (mm from the corner): clear of the pockets.
+CORNER_CLEARANCE = 160.0
+MIDDLE_CLEARANCE = 140.0
+
+#: Inward direction (table axis and sign) of each cushion side.
+INWARD: dict[str, tuple[int, float, float]] = {
+    "baulk": (0, 0.0, 1.0),
+    "top": (0, TABLE.length, -1.0),
+    "left": (1, 0.0, 1.0),
+    "right": (1, TABLE.width, -1.0),
+}
+
+
+def _along(side: str, step: float) -> FloatArray:
+    """Positions along a side (mm) at which to sample it, clear of the pocket mouths."""
+    axis = INWARD[side][0]
+    span = TABLE.width if axis == 0 else TABLE.length
+    t: FloatArray = np.arange(CORNER_CLEARANCE, span - CORNER_CLEARANCE, step, dtype=np.float64)
+    if axis == 1:
+        t = t[np.abs(t - TABLE.length / 2.0) > MIDDLE_CLEARANCE]
+    return t
+
+
+def _grid(side: str, along: FloatArray, offsets: FloatArray) -> FloatArray:
+    """Table points ``(len(along), len(offsets), 2)``: inward offsets from a side's face line."""
+    axis, value, sign = INWARD[side]
+    pts = np.empty((len(along), len(offsets), 2))
+    pts[..., axis] = value + sign * offsets[None, :]
+    pts[..., 1 - axis] = along[:, None]
+    return pts
+
+
+def nose_points(
+    grey: FloatArray, cloth: FloatArray, to_image: ToImage, side: str, offsets: FloatArray, z: float
+) -> FloatArray:
+    """Image points of the cushion nose along one side (detail pixels), outliers removed.
+
+    Along each sampled normal the nose is the strongest brightness step inside the cloth: the
+    rail's own edge is excluded by starting where the cloth does, so the wooden rail never wins.
+    """
+    along = _along(side, 40.0)
+    table = _grid(side, along, offsets)
+    px = to_image(table.reshape(-1, 2), z).reshape(table.shape)
+    prof = sample(grey, px)
+    inside = sample(cloth, px) > 0.5
+    grad = np.abs(np.gradient(prof, axis=1))
+    # First sample from which the profile stays on cloth; then two more for the rail edge.
+    start = np.argmax(np.cumprod(inside[:, ::-1], axis=1)[:, ::-1], axis=1) + 2
+    idx, height = _peak(grad, start)
+    ok = np.isfinite(height) & (height > 2.0) & inside.any(axis=1)
+    pos = np.interp(idx, np.arange(len(offsets)), offsets)
+    pts = np.empty((len(along), 2))
+    axis, value, sign = INWARD[side]
+    pts[:, axis] = value + sign * pos
+    pts[:, 1 - axis] = along
+    img = to_image(pts, z)[ok]
+    keep = robust_curve(img, tol=1.5)
+    out: FloatArray = img[keep]
+    return out
+
+
+def baulk_points(
+    response: FloatArray, to_image: ToImage, shift: float, half_window: float = 24.0
+) -> tuple[FloatArray, FloatArray]:
+    """Image points of the baulk-line and of the D's arc (detail pixels), each the brightest
+    thin-line response across the expected marking, ``shift`` mm from where it is expected."""
+    offsets = np.linspace(-half_window, half_window, 33)
+    along = np.arange(120.0, TABLE.width - 120.0, 30.0)
+    x = TABLE.baulk_line + shift
+    table = np.empty((len(along), len(offsets), 2))
+    table[..., 0] = x + offsets[None, :]
+    table[..., 1] = along[:, None]
+    line = _ridge(response, to_image, table, offsets)
+    dc = np.array([x, TABLE.centre_line_y])
+    angles = np.linspace(-np.pi / 2 + 0.15, np.pi / 2 - 0.15, 40)
+    radial = np.stack([-np.cos(angles), np.sin(angles)], axis=1)
+    radii = TABLE.d_radius + offsets
+    table = dc + radii[None, :, None] * radial[:, None, :]
+    arc = _ridge(response, to_image, table, offsets)
+    return line, arc
+
+
+def _ridge(response: FloatArray, to_image: ToImage, table: FloatArray, offsets: FloatArray) -> FloatArray:
+    px = to_image(table.reshape(-1, 2), 0.0).reshape(table.shape)
+    prof = sample(response, px)
+    idx, height = _peak(prof, np.zeros(len(prof), dtype=np.intp))
+    noise = np.median(np.nan_to_num(prof, nan=0.0), axis=1)
+    ok = np.isfinite(height) & (height > 3.0) & (height > 2.5 * noise)
+    i0 = np.clip(np.floor(idx).astype(int), 0, len(offsets) - 2)
+    frac = idx - i0
+    rows = np.arange(len(prof))
+    img = px[rows, i0] * (1 - frac[:, None]) + px[rows, i0 + 1] * frac[:, None]
+    img = img[ok]
+    keep = robust_curve(img, tol=1.5) if len(img) >= 6 else np.zeros(len(img), dtype=bool)
+    out: FloatArray = img[keep]
+    return out
+
+
+def marking_score(response: FloatArray, to_image: ToImage) -> tuple[float, float]:
+    """How strongly the baulk-line and D show up where a homography puts them, and at which
+    shift (mm along the table) they show best; the contrast against other shifts is the score.
+
+    Why a shift: the first homography comes from the cloth outline, whose distance behind the
+    cushion nose is only roughly known, so the markings are searched for, not assumed.
+    """
+    shifts = np.arange(-90.0, 91.0, 3.0)
+    along = np.linspace(150.0, TABLE.width - 150.0, 40)
+    arc = TABLE.d_arc(40)[3:-3]
+    base = np.vstack([np.stack([np.full_like(along, TABLE.baulk_line), along], axis=1), arc])
+    table = base[None, :, :] + np.stack([shifts, np.zeros_like(shifts)], axis=1)[:, None, :]
+    px = to_image(table.reshape(-1, 2), 0.0).reshape(table.shape)
+    # A trimmed mean along the marking: a ball on it is a few samples, a chalk line is all.
+    vals = np.sort(np.nan_to_num(sample(response, px), nan=0.0), axis=1)
+    n = vals.shape[1]
+    prof = vals[:, n // 5 : (4 * n) // 5].mean(axis=1)
+    if not np.any(np.isfinite(prof)):
+        return 0.0, 0.0
+    prof = np.nan_to_num(prof, nan=0.0)
+    best = int(np.argmax(prof))
+    spread = float(np.median(np.abs(prof - np.median(prof)))) + 0.05
+    return float((prof[best] - np.median(prof)) / spread), float(shifts[best])
