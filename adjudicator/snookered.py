@@ -23,9 +23,10 @@ Implemented, clause by clause:
 - 17(c) reds obstructed by different balls: no single effective snookering ball; a ball
   snookers "on all Reds" only if it is an effective snookering ball for every red.
 - 17(e) cushions never snooker: they are not modelled at all.
-- Section 3 Rule 14(c) "a clear path in a straight line to any part of a ball": rays fanned
-  across the whole angular width of each target (:data:`FAN` rays, edges included), the path is
-  clear if some ray's first ball is a target (:func:`clear_path`).
+- Section 3 Rule 14(c) "a clear path in a straight line to any part of a ball": exact interval
+  geometry (:func:`clear_path`): each target's angular interval is cut at every tangent direction
+  and every crossing of two ``2R`` discs, between which the first ball met cannot change, and
+  one ray per piece decides it. 14(d) "central, full ball, contact": :func:`centre_clear`.
 
 Not implemented: swerve and jump escapes are irrelevant to the definition (straight lines only).
 """
@@ -51,8 +52,6 @@ CONTACT: float = 2.0 * R
 GRAZE: float = 1e-6
 #: Spacing (mm) of the samples along the D's boundary for the in-hand test.
 D_STEP: float = 1.0
-#: Rays fanned across one target for the "any part of a ball" test.
-FAN: int = 33
 
 
 def _array(points: Iterable[Position]) -> FloatArray:
@@ -233,8 +232,30 @@ def _first_hits(cue: FloatArray, dirs: FloatArray, balls: FloatArray) -> npt.NDA
     return np.where(np.isfinite(t[np.arange(t.shape[0]), first]), first, -1)
 
 
+def _circle_crossings(balls: FloatArray) -> FloatArray:
+    """Points where two ``2R`` discs round ball centres cross: the only places, besides tangents,
+    where the first ball a ray from the cue-ball meets can change."""
+    if balls.shape[0] < 2:
+        return np.zeros((0, 2))
+    i, j = np.triu_indices(balls.shape[0], k=1)
+    a, b = balls[i], balls[j]
+    d = np.hypot(*(b - a).T)
+    ok = (d > 0.0) & (d < 2.0 * CONTACT)
+    a, b, d = a[ok], b[ok], d[ok]
+    mid = (a + b) / 2.0
+    h = np.sqrt(np.maximum(CONTACT**2 - (d / 2.0) ** 2, 0.0))
+    perp = np.stack([-(b - a)[:, 1], (b - a)[:, 0]], axis=1) / d[:, None]
+    return np.concatenate([mid + h[:, None] * perp, mid - h[:, None] * perp])
+
+
 def clear_path(cue: Position, targets: Sequence[Position], others: Sequence[Position]) -> bool:
-    """Section 3 Rule 14(c): a clear straight path from the cue-ball to any part of any target."""
+    """Section 3 Rule 14(c): a clear straight path from the cue-ball to any part of any target.
+
+    Exact, not sampled: the directions that meet target ``i`` form the interval
+    ``theta_i +- asin(2R / d_i)``; inside it the first ball met is constant between consecutive
+    breakpoints (tangent directions of every ball, directions through the crossing points of two
+    ``2R`` discs), so one ray at the middle of each piece decides the whole piece.
+    """
     if not targets:
         return False
     c = np.asarray(cue, dtype=np.float64)
@@ -244,13 +265,42 @@ def clear_path(cue: Position, targets: Sequence[Position], others: Sequence[Posi
     dist = np.hypot(d[:, 0], d[:, 1])
     if bool(np.any(dist <= CONTACT + GRAZE)):
         return True
-    theta = np.arctan2(d[:, 1], d[:, 0])
-    alpha = np.arcsin(np.clip((CONTACT - 1e-3) / dist, -1.0, 1.0))
-    frac = np.linspace(-1.0, 1.0, FAN)
-    ang = (theta[:, None] + alpha[:, None] * frac[None, :]).ravel()
-    dirs = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    rel = balls - c
+    bdist = np.maximum(np.hypot(rel[:, 0], rel[:, 1]), CONTACT)
+    btheta = np.arctan2(rel[:, 1], rel[:, 0])
+    balpha = np.arcsin(np.clip(CONTACT / bdist, -1.0, 1.0))
+    cross = _circle_crossings(balls) - c
+    breaks = np.concatenate([btheta - balpha, btheta + balpha, np.arctan2(cross[:, 1], cross[:, 0])])
+    for i in range(tg.shape[0]):
+        lo, hi = -balpha[i], balpha[i]
+        local = (breaks - btheta[i] + math.pi) % (2.0 * math.pi) - math.pi
+        cuts = np.unique(np.concatenate([[lo, hi], local[(local > lo) & (local < hi)]]))
+        mids = btheta[i] + (cuts[:-1] + cuts[1:]) / 2.0
+        mids = mids[np.diff(cuts) > 1e-12]
+        if mids.size == 0:
+            continue
+        dirs = np.stack([np.cos(mids), np.sin(mids)], axis=1)
+        first = _first_hits(c, dirs, balls)
+        if bool(np.any((first >= 0) & (first < tg.shape[0]))):
+            return True
+    return False
+
+
+def centre_clear(cue: Position, targets: Sequence[Position], others: Sequence[Position]) -> bool:
+    """Section 3 Rule 14(d) "central, full ball, contact was available": the straight stroke at
+    some target's centre meets that target first (a ball on touching the cue-ball counts)."""
+    if not targets:
+        return False
+    c = np.asarray(cue, dtype=np.float64)
+    tg = _array(targets)
+    balls = np.concatenate([tg, _array(others)])
+    d = tg - c
+    dist = np.hypot(d[:, 0], d[:, 1])
+    if bool(np.any(dist <= CONTACT + GRAZE)):
+        return True
+    dirs = d / dist[:, None]
     first = _first_hits(c, dirs, balls)
-    return bool(np.any((first >= 0) & (first < tg.shape[0])))
+    return bool(np.any(first == np.arange(tg.shape[0])))
 
 
 def clear_path_in_hand(targets: Sequence[Position], others: Sequence[Position], step: float = 4.0) -> bool:

@@ -115,13 +115,13 @@ class Log:
             self.pos[ball] = xy
         if not rest:
             return self.t
-        obj: dict[str, Any] = {
+        rest_obj: dict[str, Any] = {
             "type": "rest",
             "positions": {k: [round(v[0], 3), round(v[1], 3)] for k, v in self.pos.items()},
         }
         if touching is not None:
-            obj["touching"] = touching
-        return self.add(obj)
+            rest_obj["touching"] = touching
+        return self.add(rest_obj)
 
     # ---- expected outputs -------------------------------------------------------------------
     def expect(self, obj: dict[str, Any], t: float | None = None) -> None:

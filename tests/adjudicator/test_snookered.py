@@ -111,3 +111,51 @@ def test_snookered_speed_for_22_balls() -> None:
     for _ in range(50):
         geo.snookered((1000.0, 1300.0), reds, colours)
     assert (time.perf_counter() - start) / 50 < 0.005
+
+
+# ---- exact clear path (Rule 14(c)) against dense sampling -------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from adjudicator.snookered import _first_hits, clear_path  # noqa: E402
+
+
+def _dense_clear(
+    cue: tuple[float, float], targets: list[tuple[float, float]], others: list[tuple[float, float]]
+) -> bool:
+    c = np.asarray(cue)
+    balls = np.asarray(targets + others)
+    for t in targets:
+        d = np.subtract(t, cue)
+        dist = float(np.hypot(*d))
+        if dist <= 52.5:
+            return True
+        a = np.arcsin(min(1.0, 52.5 / dist))
+        ang = np.arctan2(d[1], d[0]) + np.linspace(-a, a, 4001)[1:-1]
+        first = _first_hits(c, np.stack([np.cos(ang), np.sin(ang)], axis=1), balls)
+        if np.any((first >= 0) & (first < len(targets))):
+            return True
+    return False
+
+
+_XY = st.tuples(st.floats(200.0, 800.0), st.floats(200.0, 800.0))
+
+
+@settings(max_examples=150, deadline=None)
+@given(cue=_XY, targets=st.lists(_XY, min_size=1, max_size=2), others=st.lists(_XY, min_size=1, max_size=6))
+def test_exact_clear_path_agrees_with_dense_rays(
+    cue: tuple[float, float], targets: list[tuple[float, float]], others: list[tuple[float, float]]
+) -> None:
+    """Balls are kept 52.5 mm apart (they cannot overlap); the exact interval answer must match
+    4,000 rays per target except where only a sliver thinner than the ray spacing is open."""
+    placed: list[tuple[float, float]] = []
+    for p in [cue, *targets, *others]:
+        if all(np.hypot(p[0] - q[0], p[1] - q[1]) >= 52.5 for q in placed):
+            placed.append(p)
+    if len(placed) < 2:
+        return
+    c, rest = placed[0], placed[1:]
+    tg, ob = rest[: max(1, min(len(targets), len(rest)))], rest[max(1, min(len(targets), len(rest))) :]
+    exact = clear_path(c, tg, ob)
+    dense = _dense_clear(c, tg, ob)
+    assert exact or not dense  # dense finds only true openings

@@ -598,3 +598,43 @@ def ball_vanished_without_pot() -> Scenario:
     s.rest(white=FAR)
     # What the referee assumes is its own choice (kept at its last position, or removed)
     return s.out("notice", message="*", ball="red5").score(0, 0, 1, 0, "red", "*")
+
+
+# ---- Rule 14 judgement when snookered, and 14(d) full-ball contact on a colour ---------------
+@scenario
+def snookered_direct_into_obstruction_is_a_miss() -> Scenario:
+    # 14(a): played straight into the snookering Blue, no attempt to go round it
+    s = Scenario("snookered_direct_into_obstruction_is_a_miss", positions=_behind_blue_close())
+    s.strike().hit("blue").rest(white=(1950.0, 1400.0), blue=(2200.0, 1500.0))
+    return s.foul(5, 0, miss=True).score(0, 5, 1, 0, "red", 1)
+
+
+@scenario
+def snookered_cushion_escape_not_a_miss() -> Scenario:
+    # 14(a)(ii): went round by a cushion and hit a ball not on: FOUL, value of Black
+    s = Scenario("snookered_cushion_escape_not_a_miss", positions=_behind_blue_close())
+    s.strike().cushion().hit("black").rest(white=(1950.0, 1400.0), black=(3300.0, 700.0))
+    return s.foul(7, 0).score(0, 7, 1, 0, "red", 1)
+
+
+def _behind_blue_close() -> dict[str, tuple[float, float]]:
+    pos = colours_only(white=(2000.0, 1500.0), red1=(3000.0, 1500.0))
+    pos["blue"] = (2060.0, 1500.0)
+    return pos
+
+
+@scenario
+def three_misses_full_ball_on_a_colour() -> Scenario:
+    # 14(d): the stroke at Yellow's centre is clear though Brown hides one edge: full-ball
+    # contact was available, so the sequence leads to the Warning and the frame award.
+    pos = colours_only(white=(1500.0, 1181.0))
+    pos["brown"] = (1100.0, 1241.0)
+    s = Scenario("three_misses_full_ball_on_a_colour", positions=pos)
+    for k in range(3):
+        s.strike().cushion().rest(white=(1500.0, 1550.0))
+        s.foul(4, 0, miss=True).score(0, 4 * (k + 1), 1, 0, "yellow" if k < 2 else "*", 0)
+        if k == 0:
+            s.choice("replace").score(0, 4, 0, 0, "yellow", 0)
+        elif k == 1:
+            s.choice("replace").out("warning", player=0, reason="*").score(0, 8, 0, 0, "yellow", 0)
+    return s.out("frame_end", winner=1, scores=[0, 12], reason="*")
