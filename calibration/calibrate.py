@@ -246,17 +246,18 @@ def calibrate_from_corners(corners: npt.ArrayLike, size: tuple[int, int]) -> Cal
     p = initial_params(h.matrix, size)
     f = math.exp(p[0])
     k = np.array([[f, 0, size[0] / 2.0], [0, f, size[1] / 2.0], [0, 0, 1.0]])
-    res = Homography(k @ np.column_stack([cv2.Rodrigues(p[1:4])[0][:, :2], p[4:7]])).apply(TABLE.corners)
-    err = float(np.max(np.hypot(*(res - img).T)))
-    return Calibration(
+    cal = Calibration(
         image_size=size,
         camera_matrix=k,
         distortion=np.zeros(5),
         rvec=p[1:4],
         tvec=p[4:7],
-        residual_mm=err,
+        residual_mm=0.0,
         confidence=0.5,
     )
+    # The decomposed camera need not reproduce four arbitrary clicks exactly: say by how much.
+    err = float(np.max(np.hypot(*(cal.pixels_to_table(img) - TABLE.corners).T)))
+    return replace(cal, residual_mm=err)
 
 
 def _observe(

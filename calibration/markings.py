@@ -464,7 +464,7 @@ def _ridge(response: FloatArray, to_image: ToImage, table: FloatArray, offsets: 
     prof = sample(response, px)
     idx, height = _peak(prof, np.zeros(len(prof), dtype=np.intp))
     noise = np.median(np.nan_to_num(prof, nan=0.0), axis=1)
-    ok = np.isfinite(height) & (height > 3.0) & (height > 2.5 * noise)
+    ok = np.isfinite(height) & (height > 0.8) & (height > 2.5 * noise)
     i0 = np.clip(np.floor(idx).astype(int), 0, len(offsets) - 2)
     frac = idx - i0
     rows = np.arange(len(prof))

@@ -55,3 +55,18 @@ def test_real_frame_orientation_and_round_trip(footage: Path, name: str) -> None
     np.testing.assert_allclose(again.table_to_pixels(pts), cal.table_to_pixels(pts), atol=1e-6)
     back = cal.pixels_to_table(cal.table_to_pixels(pts, TABLE.ball_radius), TABLE.ball_radius)
     np.testing.assert_allclose(back, pts, atol=0.5)
+
+
+def test_video_calibrator_keeps_a_still_camera_and_catches_a_bump(footage: Path) -> None:
+    from calibration.video import VideoCalibrator
+
+    im = _read(footage / "Task1" / "1.jpg")
+    vc = VideoCalibrator(fps=30.0)
+    for i in range(5):
+        vc.update(i, im)
+    assert len(vc.changes) == 1
+    moved = np.ascontiguousarray(np.roll(im, (25, 40), axis=(0, 1)))
+    for i in range(5, 5 + 30):
+        vc.update(i, moved)
+    assert len(vc.changes) == 2
+    assert vc.changes[1][0] < 5 + 30
