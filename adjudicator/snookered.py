@@ -265,6 +265,9 @@ def clear_path(cue: Position, targets: Sequence[Position], others: Sequence[Posi
     dist = np.hypot(d[:, 0], d[:, 1])
     if bool(np.any(dist <= CONTACT + GRAZE)):
         return True
+    centre = _first_hits(c, d / dist[:, None], balls)  # the common case, decided cheaply
+    if bool(np.any((centre >= 0) & (centre < tg.shape[0]))):
+        return True
     rel = balls - c
     bdist = np.maximum(np.hypot(rel[:, 0], rel[:, 1]), CONTACT)
     btheta = np.arctan2(rel[:, 1], rel[:, 0])
