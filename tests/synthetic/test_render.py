@@ -1,0 +1,104 @@
+"""The synthetic camera: balls land on their true pixels, clips decode, truth files agree.
+
+Renders are tiny (320x180 or 640x360, a second or two) and use hand-made Timelines, so the
+file runs in seconds without the physics engine.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adjudicator.eventlog import FrameStart, Strike, read_events
+from calibration.table import TABLE
+from vision.synthetic.clip import frame_times, render_clip, sample_positions
+from vision.synthetic.conditions import Conditions, broadcast, random_conditions
+from vision.synthetic.occluders import capsules_at
+from vision.synthetic.render import Renderer
+from vision.synthetic.timeline import Action, Timeline
+from vision.tracks import Tracks, TrackState
+
+
+def _timeline(duration: float = 1.0) -> Timeline:
+    """White rolling along the table; red1 at rest, lifted off (potted) at half time."""
+    times = np.linspace(0.0, duration, 201)
+    pos = np.zeros((len(times), 2, 2))
+    pos[:, 0, 0] = np.linspace(600.0, 2600.0, len(times))
+    pos[:, 0, 1] = 700.0
+    pos[:, 1] = (2000.0, 1200.0)
+    pos[times >= duration / 2, 1] = np.nan
+    start = {"white": (600.0, 700.0), "red1": (2000.0, 1200.0)}
+    events = (FrameStart(t=0.0, players=("A", "B"), striker=0, reds=1, positions=start), Strike(t=0.0))
+    action = Action("stroke", 0.0, 0.4 * duration, "white", (600.0, 700.0), 0.0)
+    return Timeline(("white", "red1"), times, pos, events, (action,))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(0.0, 1.0))
+def test_sample_positions_match_timeline(t: float) -> None:
+    tl = _timeline()
+    np.testing.assert_allclose(sample_positions(tl, [t])[0], tl.positions_at(t), equal_nan=True)
+
+
+@pytest.mark.parametrize(
+    "conditions",
+    [broadcast(640, 360), random_conditions(3, 640, 360), random_conditions(8, 640, 360)],
+    ids=["broadcast", "random3", "random8"],
+)
+def test_ball_drawn_at_its_true_pixel(conditions: Conditions) -> None:
+    """The ball's coverage is centred on the truth pixel, and it changes the frame there."""
+    quiet = replace(conditions, noise=0.0)
+    renderer = Renderer(quiet)
+    xy = np.array([[1500.0, 1000.0]])
+    layer = renderer.painter.ball_layer("white", xy)
+    assert layer is not None
+    (x0, y0, _, _), alpha, _ = layer
+    ys, xs = np.mgrid[0 : alpha.shape[0], 0 : alpha.shape[1]]
+    a = alpha[..., 0]
+    centroid = np.array([(xs * a).sum() / a.sum() + x0, (ys * a).sum() / a.sum() + y0])
+    truth = quiet.camera.project(xy, TABLE.ball_radius)[0]
+    assert np.hypot(*(centroid - truth)) < 0.5
+    frame = renderer.frame(("white",), xy[None], None)
+    u, v = np.round(truth).astype(int)
+    assert np.abs(frame[v, u].astype(int) - renderer.background[v, u]).sum() > 60
+
+
+def test_occluders_cover_the_white_during_a_stroke() -> None:
+    tl = _timeline()
+    caps = capsules_at(tl.actions, 0.05)
+    assert caps, "a stroke action puts a player at the table"
+    assert not capsules_at(tl.actions, 0.9)
+
+
+def test_clip_files_agree(tmp_path: Path) -> None:
+    tl = _timeline(1.0)
+    cond = broadcast(320, 180, fps=25.0)
+    files = render_clip(tl, cond, tmp_path, "demo")
+    n = len(frame_times(tl, cond.fps))
+    cap = cv2.VideoCapture(str(files.video))
+    count = 0
+    while True:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        assert frame.shape == (180, 320, 3)
+        count += 1
+    assert count == n == files.frames
+    tracks = Tracks.from_csv(files.tracks)
+    assert tracks.position.shape == (n, 2, 2)
+    red = tracks.ball_names.index("red1")
+    # The potted red leaves the per-frame positions at its pot time and stays gone.
+    gone = tracks.state[:, red] == int(TrackState.ABSENT)
+    assert gone.any() and np.all(gone[np.argmax(gone) :])
+    assert np.all(tracks.times[gone] >= 0.5)
+    events = list(read_events(files.truth.read_text().splitlines(), str(files.truth)))
+    assert [e.type for e in events] == ["frame_start", "strike"]
+    cam = json.loads(files.camera.read_text())
+    assert cam["image_size"] == [320, 180] and cam["frames"] == n

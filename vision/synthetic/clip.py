@@ -1,0 +1,165 @@
+"""One Timeline to one clip with its ground truth beside it.
+
+For ``NAME`` in ``DIR`` it writes:
+
+- ``NAME.mp4``: H.264 video of the clip (:mod:`vision.synthetic.video`).
+- ``NAME.truth.jsonl``: the true input event log, one
+  :func:`adjudicator.eventlog.event_to_dict` object per line (the pipeline's target output).
+- ``NAME.tracks.csv``: :class:`vision.tracks.Tracks` of every ball in every frame: table
+  millimetres and the pixel of the ball centre projected at ``z = TABLE.ball_radius``
+  through the true camera (distortion included). ``state`` is ``seen`` for every ball on
+  the cloth, **also when a player or hand hides it in the image**: the truth says where a
+  ball is, not whether a detector could see it; ``absent`` when off the cloth (potted, in
+  hand, lifted).
+- ``NAME.camera.json``: :meth:`calibration.camera.Camera.to_dict` of the true camera, plus
+  the clip's frame rate, frame count and conditions name.
+
+Frame ``k`` is the instant ``t = k / fps`` of the Timeline; its motion blur integrates the
+exposure centred on that instant, so the blurred streak's centre is the truth position.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from adjudicator.eventlog import Strike, event_to_dict
+from calibration.errors import BaulklineError
+from calibration.table import TABLE
+from vision.synthetic.conditions import Conditions
+from vision.synthetic.occluders import capsules_at
+from vision.synthetic.render import Renderer
+from vision.synthetic.timeline import Timeline
+from vision.synthetic.video import H264Writer
+from vision.tracks import Tracks, TrackState
+
+FloatArray = npt.NDArray[np.float64]
+
+#: Most sub-frame samples of the motion blur (a ball crossing 16+ px in one exposure).
+MAX_SUBFRAMES = 16
+
+
+@dataclass(frozen=True)
+class ClipFiles:
+    """Paths of one rendered clip and its truth."""
+
+    video: Path
+    truth: Path
+    tracks: Path
+    camera: Path
+    frames: int
+
+
+def sample_positions(timeline: Timeline, times: npt.ArrayLike) -> FloatArray:
+    """``(N, B, 2)`` positions at ``times``; linear between samples, NaN if either
+    neighbouring sample is NaN (as :meth:`Timeline.positions_at`, vectorised)."""
+    t = np.asarray(times, dtype=np.float64)
+    ts, pos = timeline.times, timeline.positions
+    if len(ts) == 1:
+        return np.repeat(pos[:1], len(t), axis=0)
+    i = np.clip(np.searchsorted(ts, t, side="right") - 1, 0, len(ts) - 2)
+    w = np.clip((t - ts[i]) / (ts[i + 1] - ts[i]), 0.0, 1.0)[:, None, None]
+    a, b = pos[i], pos[i + 1]
+    mixed = a + (b - a) * w
+    out: FloatArray = np.where(w <= 0.0, a, np.where(w >= 1.0, b, mixed))
+    return out
+
+
+def frame_times(timeline: Timeline, fps: float) -> FloatArray:
+    """Frame instants ``k / fps`` covering the Timeline."""
+    n = math.floor(timeline.duration * fps + 1e-9) + 1
+    out: FloatArray = np.arange(n, dtype=np.float64) / fps
+    return out
+
+
+def truth_tracks(timeline: Timeline, conditions: Conditions, times: FloatArray) -> Tracks:
+    """Every ball at every frame instant, in millimetres and true pixels."""
+    pos = sample_positions(timeline, times)
+    f, b = pos.shape[:2]
+    flat = pos.reshape(-1, 2)
+    present = ~np.isnan(flat[:, 0])
+    pixel = np.full_like(flat, np.nan)
+    if present.any():
+        pixel[present] = conditions.camera.project(flat[present], TABLE.ball_radius)
+    state = np.where(present, int(TrackState.SEEN), int(TrackState.ABSENT)).astype(np.int8).reshape(f, b)
+    return Tracks(timeline.ball_names, times, pos, pixel.reshape(f, b, 2), state)
+
+
+def _subframes(timeline: Timeline, t: float, exposure: float, px_per_mm: float) -> FloatArray:
+    ends = sample_positions(timeline, [t - exposure / 2, t + exposure / 2])
+    moved = np.nanmax(np.hypot(*(ends[1] - ends[0]).T), initial=0.0) if exposure > 0 else 0.0
+    k = int(min(MAX_SUBFRAMES, max(1, math.ceil(float(np.nan_to_num(moved)) * px_per_mm / 1.0))))
+    if k == 1:
+        return sample_positions(timeline, [t])
+    return sample_positions(timeline, t + np.linspace(-exposure / 2, exposure / 2, k))
+
+
+def _prepare(out_dir: Path, name: str) -> None:
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        probe = out_dir / f".{name}.probe"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise BaulklineError(f"{out_dir}: cannot write output here ({exc.strerror or exc})") from None
+
+
+def render_clip(
+    timeline: Timeline,
+    conditions: Conditions,
+    out_dir: Path,
+    name: str,
+    seed: int = 0,
+    max_seconds: float | None = None,
+) -> ClipFiles:
+    """Render ``timeline`` through ``conditions`` to ``out_dir/name.*``.
+
+    Args:
+        max_seconds: cut the clip after this long (the truth log keeps only events before).
+
+    Raises:
+        BaulklineError: the output directory cannot be written or the encoder failed.
+    """
+    _prepare(out_dir, name)
+    times = frame_times(timeline, conditions.fps)
+    if max_seconds is not None:
+        times = times[times <= max_seconds]
+    end = float(times[-1])
+    renderer = Renderer(conditions, seed)
+    cam = conditions.camera
+    px_per_mm = cam.intrinsics.fx / float(np.linalg.norm(cam.centre - cam.target))
+    exposure = conditions.exposure / conditions.fps
+    strikes = [e.t for e in timeline.events if isinstance(e, Strike)]
+    action_strikes: list[float | None] = []
+    for a in timeline.actions:
+        inside = [s for s in strikes if a.t_start <= s <= a.t_end]
+        action_strikes.append(inside[0] if inside and a.kind == "stroke" else None)
+
+    video = out_dir / f"{name}.mp4"
+    with H264Writer(
+        video, (conditions.width, conditions.height), conditions.fps, conditions.crf, "veryfast"
+    ) as writer:
+        for t in times:
+            sub = _subframes(timeline, float(t), exposure, px_per_mm)
+            caps = capsules_at(timeline.actions, float(t), action_strikes)
+            writer.write(renderer.frame(timeline.ball_names, sub, list(caps)))
+
+    truth = out_dir / f"{name}.truth.jsonl"
+    with truth.open("w") as fh:
+        for event in timeline.events:
+            if event.t <= end + 1e-9:
+                fh.write(json.dumps(event_to_dict(event)) + "\n")
+    tracks_path = out_dir / f"{name}.tracks.csv"
+    truth_tracks(timeline, conditions, times).to_csv(tracks_path)
+    camera_path = out_dir / f"{name}.camera.json"
+    info = cam.to_dict()
+    info["fps"] = conditions.fps
+    info["frames"] = len(times)
+    info["conditions"] = conditions.name
+    camera_path.write_text(json.dumps(info, indent=2) + "\n")
+    return ClipFiles(video, truth, tracks_path, camera_path, len(times))
