@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from calibration.errors import BaulklineError
 from calibration.fit import (
+    MIRROR,
     NOSE_HEIGHT,
     SIDES,
     CameraFit,
@@ -99,13 +100,13 @@ class Calibration:
     @property
     def camera_centre(self) -> FloatArray:
         """Camera position in table millimetres."""
-        c: FloatArray = -self.rotation.T @ self.tvec
+        c: FloatArray = (-self.rotation.T @ self.tvec) * MIRROR
         return c
 
     def plane_to_image(self, z: float = 0.0) -> Homography:
         """Homography from the table plane at height ``z`` to undistorted pixels."""
         r = self.rotation
-        m = self.camera_matrix @ np.column_stack([r[:, 0], r[:, 1], r[:, 2] * z + self.tvec])
+        m = self.camera_matrix @ np.column_stack([r[:, 0], -r[:, 1], r[:, 2] * z + self.tvec])
         return Homography(np.asarray(m, dtype=np.float64))
 
     @property
@@ -137,7 +138,7 @@ class Calibration:
     def table_to_pixels(self, xy: npt.ArrayLike, z: float = 0.0) -> FloatArray:
         """Table millimetres at height ``z`` to (distorted) image pixels."""
         pts = as_points(xy)
-        world = np.hstack([pts, np.full((len(pts), 1), z)])
+        world = np.hstack([pts, np.full((len(pts), 1), z)]) * MIRROR
         px, _ = cv2.projectPoints(
             world.reshape(-1, 1, 3), self.rvec, self.tvec, self.camera_matrix, self.distortion
         )
@@ -237,7 +238,7 @@ def calibrate_from_corners(corners: npt.ArrayLike, size: tuple[int, int]) -> Cal
     img = as_points(corners, "corners")
     if len(img) != 4:
         raise BaulklineError(f"--corners needs exactly four points, got {len(img)}")
-    if _signed_area(img) <= 0:
+    if _signed_area(img) >= 0:
         raise BaulklineError(
             "--corners must go baulk_left, baulk_right, top_right, top_left as seen from above "
             "(the given order is mirrored or crossed)"
@@ -291,7 +292,7 @@ def calibrate_image(image: UInt8Array, frame: str = "image") -> Calibration:
 def _flip(fit: CameraFit) -> CameraFit:
     """The same camera with the table turned end for end (baulk <-> top, left <-> right)."""
     a = np.diag([-1.0, -1.0, 1.0])
-    b = np.array([TABLE.length, TABLE.width, 0.0])
+    b = np.array([TABLE.length, TABLE.width, 0.0]) * MIRROR
     r = fit.rotation
     rvec, _ = cv2.Rodrigues(r @ a)
     return replace(fit, rvec=rvec.ravel(), tvec=r @ b + fit.tvec)
@@ -307,7 +308,7 @@ def _calibrate(image: UInt8Array) -> Calibration:
     cloth = find_cloth(image)
     _, corners = outer_quad(cloth)
     corners = corners / cloth.scale
-    if _signed_area(corners) < 0:
+    if _signed_area(corners) > 0:  # TABLE.corners' order, seen by an unmirrored camera
         corners = corners[::-1]
     grey, dscale = detail_copy(image)
     response = line_response(grey)

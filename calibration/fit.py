@@ -33,6 +33,11 @@ from calibration.table import TABLE
 #: Height of the cushion nose above the cloth (mm): about a ball centre (see module docstring).
 NOSE_HEIGHT = TABLE.ball_radius
 
+#: The event-log frame (x up the table, y towards the yellow spot, which is on the right seen
+#: from baulk, Section 1 Rule 1(f); z up) is left-handed. A real camera above the table does not
+#: mirror, so the camera maths runs in the right-handed frame (x, -y, z): multiply by this.
+MIRROR = np.array([1.0, -1.0, 1.0])
+
 #: Side names of the cushion-face lines, with the table axis they fix and its value.
 SIDES: dict[str, tuple[int, float]] = {
     "baulk": (0, 0.0),
@@ -110,13 +115,13 @@ class CameraFit:
     def table_to_image(self, z: float = 0.0) -> Homography:
         """Homography from the table plane at height ``z`` to undistorted pixels."""
         r = self.rotation
-        m = self.camera_matrix @ np.column_stack([r[:, 0], r[:, 1], r[:, 2] * z + self.tvec])
+        m = self.camera_matrix @ np.column_stack([r[:, 0], -r[:, 1], r[:, 2] * z + self.tvec])
         return Homography(np.asarray(m, dtype=np.float64))
 
     @property
     def centre(self) -> FloatArray:
         """Camera centre in table millimetres."""
-        c: FloatArray = -self.rotation.T @ self.tvec
+        c: FloatArray = (-self.rotation.T @ self.tvec) * MIRROR
         return c
 
 
@@ -144,7 +149,7 @@ def _rays_to_plane(params: FloatArray, px: FloatArray, z: float, cx: float, cy: 
     d_world = d_cam @ r  # R^T d for each row
     c = -r.T @ t
     lam = (z - c[2]) / np.where(np.abs(d_world[:, 2]) < 1e-12, 1e-12, d_world[:, 2])
-    out: FloatArray = c[:2] + lam[:, None] * d_world[:, :2]
+    out: FloatArray = (c[:2] + lam[:, None] * d_world[:, :2]) * MIRROR[:2]
     return out
 
 
@@ -187,8 +192,9 @@ def focal_from_homography(h: FloatArray, cx: float, cy: float) -> float | None:
 
 
 def pose_from_homography(h: FloatArray, k: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Rotation (Rodrigues) and translation of the camera whose cloth homography is ``h``."""
-    m = np.linalg.inv(k) @ h
+    """Rotation (Rodrigues) and translation of the camera whose cloth homography is ``h``
+    (table millimetres to pixels; the rotation acts on the right-handed frame, see MIRROR)."""
+    m = np.linalg.inv(k) @ h @ np.diag(MIRROR)
     lam = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
     m = m * lam
     if m[2, 2] < 0:  # the table must be in front of the camera

@@ -10,7 +10,7 @@ import pytest
 
 from calibration.calibrate import Calibration, calibrate_image
 from calibration.errors import BaulklineError
-from calibration.table import TABLE
+from calibration.table import TABLE, Colour
 
 
 def _read(path: Path) -> np.ndarray:
@@ -50,6 +50,10 @@ def test_real_frame_orientation_and_round_trip(footage: Path, name: str) -> None
     # (baulk) is the far end, so the camera's x is beyond the table's length.
     assert cal.camera_centre[0] > TABLE.length
     assert cal.camera_centre[2] > 1000
+    # Seen from baulk (the image top here) yellow is on the right (Section 1 Rule 1(f)), which
+    # for this camera facing back towards baulk is the image's left.
+    yellow, green = cal.table_to_pixels(np.array([TABLE.spots[Colour.YELLOW], TABLE.spots[Colour.GREEN]]))
+    assert yellow[0] < green[0]
     again = Calibration.from_json(cal.to_json())
     pts = np.array([[100.0, 100.0], [3000.0, 1500.0]])
     np.testing.assert_allclose(again.table_to_pixels(pts), cal.table_to_pixels(pts), atol=1e-6)
