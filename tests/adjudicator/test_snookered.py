@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator import snookered as geo
+from adjudicator.snookered import _first_hits, clear_path
 from calibration.table import TABLE
 
 D = TABLE.ball_diameter
@@ -100,24 +101,7 @@ def test_snookered_in_a_corner_from_the_whole_d() -> None:
     assert not _grid_free(on, others, 3.0)
 
 
-def test_snookered_speed_for_22_balls() -> None:
-    """The 22-ball test is vectorised; the benchmark measures it properly (< 1 ms there)."""
-    pos = TABLE.standard_positions(15)
-    reds = [v for k, v in pos.items() if k.startswith("red")]
-    colours = [v for k, v in pos.items() if not k.startswith("red")]
-    import time
-
-    start = time.perf_counter()
-    for _ in range(50):
-        geo.snookered((1000.0, 1300.0), reds, colours)
-    assert (time.perf_counter() - start) / 50 < 0.005
-
-
 # ---- exact clear path (Rule 14(c)) against dense sampling -------------------------------------
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from adjudicator.snookered import _first_hits, clear_path  # noqa: E402
 
 
 def _dense_clear(
