@@ -1,0 +1,184 @@
+"""The cloth: its colour, learned from the picture itself, and the playing surface it covers.
+
+Broadcasts differ in white balance, exposure and cloth shade, and the light falls off towards
+the far cushion, so no fixed colour threshold survives. The cloth is modelled in normalised
+chromaticity (each pixel's B, G, R divided by their sum), which a shadow or a dimmer lamp
+leaves unchanged, plus its brightness: the dominant saturated hue of the picture's centre
+picks the cloth pixels (the table fills the centre of an overhead shot, while the floor and
+crowd may cover more of the whole frame) and robust statistics (median, MAD) of those pixels
+set every threshold. A ball differs from the cloth in chromaticity (every colour, the green
+ball included: it is bluer) or is much darker (the black).
+
+The expected ball radius on each image row comes from the width of the playing surface on
+that row (the idea of a concurrent helper's first draft): under perspective the two shrink
+together, so one regulation ratio gives a perspective-aware size prior; it is then corrected
+by the median size of the clearly single balls of the image, since blur and compression make
+broadcast balls look larger than their 52.5 mm.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.errors import BaulklineError
+from calibration.table import TABLE
+
+FloatArray = npt.NDArray[np.float64]
+Image = npt.NDArray[np.uint8]
+Mask = npt.NDArray[np.uint8]
+
+#: Ball radius over the playing surface's width (the cloth between the cushion noses).
+RADIUS_PER_WIDTH = TABLE.ball_radius / TABLE.width
+#: A pixel darker than this fraction of the cloth's brightness is never cloth (the black ball,
+#: a pocket); shadows of players and the far-end fall-off stay above it.
+DARK_FRACTION = 0.35
+#: The bed is brighter than this fraction of the cloth's median brightness everywhere.
+BED_FRACTION = 0.6
+
+
+@dataclass(frozen=True)
+class ClothModel:
+    """What the empty cloth looks like in one image (or one video, refreshed now and then).
+
+    Attributes:
+        chroma: median normalised chromaticity ``(b, g, r)`` of the cloth.
+        chroma_sigma: robust spread (1.4826 MAD) of the cloth's chromaticity distance.
+        value: median brightness (HSV value) of the cloth.
+        lab: median Lab colour of the cloth (reference for colour features).
+        region: playing-surface mask at the working scale (1 inside).
+        inside: distance (working pixels) of each pixel to the region's border.
+        row_radius: ``(H,)`` expected ball radius (working pixels) on each working row.
+        scale: working pixels per full-resolution pixel.
+    """
+
+    chroma: FloatArray
+    chroma_sigma: float
+    value: float
+    lab: FloatArray
+    region: Mask
+    inside: npt.NDArray[np.float32]
+    row_radius: FloatArray
+    scale: float
+
+    @property
+    def threshold(self) -> float:
+        """Chromaticity distance beyond which a pixel is not cloth."""
+        return max(0.06, 6.0 * self.chroma_sigma)
+
+    def radius_at(self, v: npt.ArrayLike) -> FloatArray:
+        """Expected ball radius (working pixels) at working row(s) ``v``."""
+        rows = np.clip(np.asarray(v, np.float64).astype(np.int64), 0, len(self.row_radius) - 1)
+        return np.asarray(self.row_radius[rows], np.float64)
+
+    def with_radius_scale(self, factor: float) -> ClothModel:
+        """The same model with every expected radius multiplied by ``factor``."""
+        return ClothModel(
+            self.chroma,
+            self.chroma_sigma,
+            self.value,
+            self.lab,
+            self.region,
+            self.inside,
+            self.row_radius * factor,
+            self.scale,
+        )
+
+
+def downscale(image: Image, scale: float) -> Image:
+    """The working-resolution copy of a frame."""
+    if scale == 1.0:
+        return image
+    h, w = image.shape[:2]
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
+
+
+def chromaticity(small: Image) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Normalised chromaticity ``(H, W, 3)`` and brightness (max channel) of a BGR image."""
+    f = small.astype(np.float32)
+    total = f.sum(axis=2, keepdims=True) + 3.0
+    return f / total, f.max(axis=2)
+
+
+def chroma_distance(chroma: npt.NDArray[np.float32], ref: FloatArray) -> npt.NDArray[np.float32]:
+    """Euclidean chromaticity distance of every pixel to ``ref``."""
+    d = chroma - ref.astype(np.float32)
+    return np.asarray(np.sqrt((d * d).sum(axis=2)), np.float32)
+
+
+def learn_cloth(image: Image, scale: float = 0.5, source: str = "image") -> ClothModel:
+    """Learn the cloth model from one BGR frame.
+
+    Raises:
+        BaulklineError: no saturated dominant colour in the frame's centre, or too small a
+            cloth region to be a table (naming ``source``).
+    """
+    small = downscale(image, scale)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    h, w = hsv.shape[:2]
+    hue = hsv[..., 0].astype(np.int16)
+    centre = np.zeros((h, w), bool)
+    centre[h // 5 : 4 * h // 5, w // 5 : 4 * w // 5] = True
+    coloured = (hsv[..., 1] > 80) & (hsv[..., 2] > 40)
+    if np.count_nonzero(coloured & centre) < 0.2 * np.count_nonzero(centre):
+        raise BaulklineError(f"{source}: no cloth found (the frame's centre is not one saturated colour)")
+    hist = np.bincount(hue[coloured & centre], minlength=180).astype(np.float64)
+    hist = np.convolve(np.concatenate([hist[-3:], hist, hist[:3]]), np.ones(7), "valid")
+    h0 = int(np.argmax(hist))
+    pick = coloured & centre & (np.abs(((hue - h0 + 90) % 180) - 90) <= 8)
+    chroma, value = chromaticity(small)
+    ref = np.median(chroma[pick], axis=0).astype(np.float64)
+    dist = chroma_distance(chroma, ref)
+    sigma = float(1.4826 * np.median(np.abs(dist[pick] - np.median(dist[pick]))))
+    v0 = float(np.median(value[pick]))
+    lab = np.median(cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[pick], axis=0).astype(np.float64)
+    probe = ClothModel(
+        ref, sigma, v0, lab, np.zeros((1, 1), np.uint8), np.zeros((1, 1), np.float32), np.zeros(1), scale
+    )
+    # The bed only: the cushions' faces are the same cloth in shade, darker than the far end
+    # of the bed under the lamps' fall-off.
+    bed = ((dist < probe.threshold) & (value > BED_FRACTION * v0)).astype(np.uint8)
+    # Closing bridges the chalk lines (baulk line, D) that would cut the cloth in parts.
+    closed = cv2.morphologyEx(bed, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    cloth = np.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cloth, connectivity=8)
+    if n < 2:
+        raise BaulklineError(f"{source}: no cloth region found")
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if stats[k, cv2.CC_STAT_AREA] < 0.08 * h * w:
+        raise BaulklineError(f"{source}: the cloth covers too little of the frame to be a table")
+    hull = cv2.convexHull(cv2.findNonZero((labels == k).astype(np.uint8)))
+    region = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(region, hull, 1)
+    inside = np.asarray(cv2.distanceTransform(region, cv2.DIST_L2, 3), np.float32)
+    widths = region.sum(axis=1).astype(np.float64)
+    fallback = float(np.median(widths[widths > 0]))
+    # Short rows at the region's rounded top and bottom are not the table's width there.
+    widths = np.where(widths > 0.6 * fallback, widths, fallback)
+    row_radius = widths * RADIUS_PER_WIDTH
+    return ClothModel(ref, sigma, v0, lab, region, inside, row_radius, scale)
+
+
+def candidate_mask(small: Image, model: ClothModel) -> Mask:
+    """Pixels of the playing surface that are not cloth (working scale, 1 = candidate)."""
+    chroma, value = chromaticity(small)
+    dist = chroma_distance(chroma, model.chroma)
+    mask = ((dist > model.threshold) | (value < DARK_FRACTION * model.value)) & (model.region > 0)
+    m = mask.astype(np.uint8)
+    # Opening removes the chalk lines (baulk line, D: one or two pixels wide) that would
+    # otherwise join the balls standing on them; closing fills a ball's highlight.
+    opened = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return np.asarray(cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), np.uint8)
+
+
+def radius_correction(areas: FloatArray, expected: FloatArray, compact: npt.NDArray[np.bool_]) -> float:
+    """Factor from the prior radius to the measured one: median over the compact blobs."""
+    if np.count_nonzero(compact) < 3:
+        return 1.0
+    ratio = np.sqrt(areas[compact] / math.pi) / expected[compact]
+    return float(np.clip(np.median(ratio), 0.6, 2.0))

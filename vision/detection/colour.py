@@ -1,0 +1,146 @@
+"""Naming ball colours: robust disc features, per-colour likelihoods, one global assignment.
+
+Why a global assignment: a single ball's colour is ambiguous under broadcast light (a shaded
+pink looks like a red, a brown like a dark red, the green like the black in shadow), but the
+ball set is not: there is exactly one of each colour and up to 15 reds. Each detection gets a
+cost per colour from features that do not depend on the overall brightness (chroma and
+brightness *relative to the cloth* of the same frame), and the Hungarian algorithm assigns
+colours to detections so that no colour is used twice, except red, up to 15 times. A
+detection whose best cost is still poor is left as a red only when red is also its best
+likelihood, which keeps stray candidates (a chalk cube, a reflection) from stealing a colour.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+from scipy.optimize import linear_sum_assignment
+
+from vision.detection.detections import COLOURS, Image, colour_index
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+#: Feature columns of :func:`colour_features`.
+FEATURES = ("lightness", "a", "b", "chroma", "hue")
+
+
+def colour_features(image: Image, pixel: FloatArray, radius: FloatArray, cloth_lab: FloatArray) -> FloatArray:
+    """Per-ball colour features from the inner disc, with the specular highlight removed.
+
+    Returns ``(N, 5)``: lightness relative to the cloth's (so a brighter or dimmer broadcast
+    does not move it), the Lab ``a`` and ``b`` offsets from neutral, the chroma and the hue
+    angle (degrees) of the ball's median colour. The disc is 0.6 of the radius (the rim blends
+    with the cloth) and its brightest 20% (the highlight, which is white on every ball) are
+    dropped.
+    """
+    n = len(radius)
+    out = np.zeros((n, len(FEATURES)))
+    h, w = image.shape[:2]
+    for i in range(n):
+        u, v = pixel[i]
+        r = max(2.0, 0.6 * float(radius[i]))
+        x0, x1 = max(0, int(u - r)), min(w, int(u + r) + 2)
+        y0, y1 = max(0, int(v - r)), min(h, int(v + r) + 2)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        patch = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab).astype(np.float64)
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        disc = (xx - u) ** 2 + (yy - v) ** 2 <= r * r
+        px = patch[disc] if np.count_nonzero(disc) >= 3 else patch.reshape(-1, 3)
+        keep = px[:, 0] <= np.quantile(px[:, 0], 0.8)
+        px = px[keep] if np.count_nonzero(keep) >= 3 else px
+        med = np.median(px, axis=0)
+        a, b = med[1] - 128.0, med[2] - 128.0
+        out[i] = (
+            med[0] / max(float(cloth_lab[0]), 1.0),
+            a,
+            b,
+            math.hypot(a, b),
+            math.degrees(math.atan2(b, a)) % 360.0,
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class Prototype:
+    """A colour's expected features: relative lightness, chroma and hue, with spreads."""
+
+    lightness: float
+    chroma: float
+    hue: float
+    sd_lightness: float
+    sd_chroma: float
+    sd_hue: float
+
+    def cost(self, feats: FloatArray) -> FloatArray:
+        """Negative log likelihood (up to a constant) of each row of features."""
+        dl = (feats[:, 0] - self.lightness) / self.sd_lightness
+        dc = (feats[:, 3] - self.chroma) / self.sd_chroma
+        dh = ((feats[:, 4] - self.hue + 180.0) % 360.0) - 180.0
+        # Hue is meaningless for an unsaturated ball: weigh it by how chromatic the ball is.
+        weight = np.clip(feats[:, 3] / 15.0, 0.0, 1.0) * min(1.0, self.chroma / 15.0)
+        return np.asarray(0.5 * (dl**2 + dc**2 + weight * (dh / self.sd_hue) ** 2), np.float64)
+
+
+#: Prototypes in the cloth-relative feature space (see :func:`colour_features`): lightness
+#: relative to the cloth, Lab chroma, Lab hue angle (degrees). Read off the feature clusters
+#: of all 50 Task1 development stills together (never one image); the white looks greenish
+#: (the cloth's reflection), the black has no reliable hue (weighted out by its low chroma).
+PROTOTYPES: dict[str, Prototype] = {
+    "white": Prototype(1.7, 35.0, 118.0, 0.3, 15.0, 20.0),
+    "yellow": Prototype(1.45, 77.0, 94.0, 0.25, 12.0, 8.0),
+    "green": Prototype(0.75, 50.0, 146.0, 0.25, 20.0, 10.0),
+    "brown": Prototype(0.65, 37.0, 76.0, 0.2, 10.0, 10.0),
+    "blue": Prototype(0.65, 32.0, 262.0, 0.2, 12.0, 20.0),
+    "pink": Prototype(1.05, 47.0, 28.0, 0.2, 12.0, 10.0),
+    "red": Prototype(0.55, 55.0, 39.0, 0.18, 15.0, 8.0),
+    "black": Prototype(0.15, 8.0, 0.0, 0.12, 10.0, 180.0),
+}
+
+
+@dataclass
+class ColourClassifier:
+    """Colour costs per detection and their global assignment under the ball-set prior.
+
+    Attributes:
+        prototypes: the per-colour feature models.
+        max_reds: reds available to the assignment.
+        reject_cost: cost above which a detection is better left unassigned (not a ball).
+    """
+
+    prototypes: dict[str, Prototype] | None = None
+    max_reds: int = 15
+    reject_cost: float = 30.0
+
+    def costs(self, feats: FloatArray) -> FloatArray:
+        """``(N, len(COLOURS))`` cost of each colour for each detection."""
+        protos = self.prototypes or PROTOTYPES
+        out = np.full((len(feats), len(COLOURS)), 1e3)
+        for name, p in protos.items():
+            out[:, colour_index(name)] = p.cost(feats)
+        return out
+
+    def assign(self, feats: FloatArray) -> tuple[IntArray, FloatArray]:
+        """Colour index and confidence per detection (``-1`` where rejected)."""
+        n = len(feats)
+        if n == 0:
+            return np.zeros(0, np.int64), np.zeros(0)
+        c = self.costs(feats)
+        red = colour_index("red")
+        columns = [i for i in range(len(COLOURS)) if i != red] + [red] * self.max_reds
+        matrix = np.concatenate([c[:, columns], np.full((n, n), self.reject_cost)], axis=1)
+        rows, cols = linear_sum_assignment(matrix)
+        colour = np.full(n, -1, np.int64)
+        for r, k in zip(rows, cols, strict=True):
+            if k < len(columns):
+                colour[r] = columns[k]
+        # Confidence: softmax probability of the assigned colour among all colours.
+        p = np.exp(-(c - c.min(axis=1, keepdims=True)))
+        p /= p.sum(axis=1, keepdims=True)
+        conf = np.where(colour >= 0, p[np.arange(n), np.maximum(colour, 0)], 0.0)
+        return colour, conf
