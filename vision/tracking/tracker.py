@@ -51,7 +51,8 @@ class TrackerConfig:
     Attributes:
         motion: the motion model's gains and gates.
         appearance_scale: Lab distance that costs as much as the gate's edge.
-        appearance_gate: largest Lab distance for re-acquisition by appearance alone.
+        appearance_limit: largest appearance distance for any match (a white is never a red).
+        appearance_gate: largest appearance distance for re-acquisition by appearance alone.
         appearance_rate: how fast a ball's remembered appearance follows a resting ball.
         reacquire_after: unseen frames after which a single-colour ball may be matched anywhere.
         absent_after: unseen frames after which a ball last seen by a pocket is potted.
@@ -61,6 +62,7 @@ class TrackerConfig:
 
     motion: MotionConfig = field(default_factory=MotionConfig)
     appearance_scale: float = 40.0
+    appearance_limit: float = 70.0
     appearance_gate: float = 30.0
     appearance_rate: float = 0.1
     reacquire_after: int = 2
@@ -163,11 +165,16 @@ def _compatible(track_colour: IntArray, det_colour: IntArray) -> npt.NDArray[np.
     return (t < 0) | (d < 0) | (t == d)
 
 
-def _appearance_distance(track: FloatArray, det: FloatArray | None, b: int, n: int) -> FloatArray:
-    """``(B, N)`` Lab distances; 0 where either side is unknown."""
+#: Lab weights of the appearance distance: lightness counts half, since motion blur and the
+#: light's fall-off change it more than the chroma that tells balls apart.
+_LAB_WEIGHT = np.array([0.5, 1.0, 1.0])
+
+
+def appearance_distance(track: FloatArray, det: FloatArray | None, b: int, n: int) -> FloatArray:
+    """``(B, N)`` weighted Lab distances; 0 where either side is unknown."""
     if det is None:
         return np.zeros((b, n))
-    d = np.linalg.norm(track[:, None, :] - det[None, :, :], axis=2)
+    d = np.linalg.norm((track[:, None, :] - det[None, :, :]) * _LAB_WEIGHT, axis=2)
     return np.nan_to_num(d, nan=0.0)
 
 
@@ -196,9 +203,14 @@ def step(
     match = np.full(b, -1, np.int64)
     if n and b:
         gd = gate_distance(pred, vel, state.radius, state.unseen, det.pixel, mc)
-        app = _appearance_distance(state.appearance, appearance, b, n) / cfg.appearance_scale
-        ok = (gd < 1.0) & active[:, None] & _compatible(state.colour, det.colour)
-        cost = np.where(ok, gd**2 + app**2, _BIG)
+        app = appearance_distance(state.appearance, appearance, b, n)
+        ok = (
+            (gd < 1.0)
+            & active[:, None]
+            & _compatible(state.colour, det.colour)
+            & (app < cfg.appearance_limit)
+        )
+        cost = np.where(ok, gd**2 + (app / cfg.appearance_scale) ** 2, _BIG)
         rows, cols = linear_sum_assignment(cost)
         good = cost[rows, cols] < _BIG
         match[rows[good]] = cols[good]
@@ -277,7 +289,7 @@ def _reacquire(
             ok = det.colour[free] == tc
             cost[i] = np.where(ok, dist, _BIG)
         elif appearance is not None and np.all(np.isfinite(state.appearance[t])):
-            a = np.linalg.norm(appearance[free] - state.appearance[t], axis=1)
+            a = appearance_distance(state.appearance[t : t + 1], appearance[free], 1, len(free))[0]
             cost[i] = np.where(a < cfg.appearance_gate, a / cfg.appearance_gate + dist, _BIG)
     rows, cols = linear_sum_assignment(cost)
     for r, c in zip(rows, cols, strict=True):

@@ -1,0 +1,185 @@
+"""Driving the tracker through a video fast: detect only where something can have changed.
+
+Why: detecting every ball in every 720p frame costs more than decoding it, and most of a
+snooker video is balls at rest. Each frame is shrunk to a thumbnail and compared with the
+previous one; a resting ball with no change around it is re-measured for free (its position
+is carried as a measurement), a moving or disturbed ball is searched for only inside its
+motion gate, and the whole table is searched periodically and whenever a ball is lost, so
+births, re-acquisitions and lifted balls are still found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.detection.detections import BallDetections, BallDetector
+from vision.tracking.appearance import disc_appearance
+from vision.tracking.local import search
+from vision.tracking.tracker import Tracker, TrackerState
+from vision.tracks import TrackState
+
+FloatArray = npt.NDArray[np.float64]
+Image = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class ScheduleConfig:
+    """When and where to detect.
+
+    Attributes:
+        thumb: thumbnail scale for the change test (1/8: 160x90 for 720p).
+        change: grey-level change (0..255) in the thumbnail that counts as motion.
+        full_every: frames between whole-table detections (0: never periodically).
+        margin_radii: ROI margin around a gate, in ball radii.
+        rest_speed: speed (pixels per frame) under which a ball counts as at rest.
+    """
+
+    thumb: float = 0.125
+    change: float = 12.0
+    full_every: int = 30
+    margin_radii: float = 2.0
+    rest_speed: float = 0.4
+
+
+class VideoTracker:
+    """Detector + tracker + change test, one frame at a time.
+
+    Args:
+        detector: any :class:`~vision.detection.detections.BallDetector`.
+        tracker: the tracker, seeded with the starting balls.
+        schedule: the detection schedule.
+    """
+
+    def __init__(
+        self, detector: BallDetector, tracker: Tracker, schedule: ScheduleConfig | None = None
+    ) -> None:
+        self.detector = detector
+        self.tracker = tracker
+        self.schedule = schedule or ScheduleConfig()
+        self._thumb: npt.NDArray[np.int16] | None = None
+        self.frames = 0
+        self.full_detections = 0
+        self.roi_detections = 0
+        self.local_searches = 0
+
+    def process(self, frame: Image) -> TrackerState:
+        """Fold one BGR frame in; returns the tracker state after it."""
+        sch = self.schedule
+        state = self.tracker.state
+        thumb = cv2.resize(
+            cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY),
+            None,
+            fx=sch.thumb,
+            fy=sch.thumb,
+            interpolation=cv2.INTER_AREA,
+        ).astype(np.int16)
+        changed = (
+            np.ones(thumb.shape, bool) if self._thumb is None else np.abs(thumb - self._thumb) > sch.change
+        )
+        self._thumb = thumb
+        active = state.state != TrackState.ABSENT
+        lost = active & (state.unseen > 0) | (state.state == TrackState.ABSENT)
+        periodic = sch.full_every > 0 and self.frames % sch.full_every == 0
+        self.frames += 1
+        if periodic or np.any(lost & (state.unseen >= 2)) or np.any(state.state == TrackState.ABSENT):
+            det = self.detector.detect(frame)
+            self.full_detections += 1
+        else:
+            det = self._local(frame, state, changed)
+        app = disc_appearance(frame, det.pixel, det.radius)
+        self.tracker.update(det, app)
+        return self.tracker.state
+
+    def _local(self, frame: Image, state: TrackerState, changed: npt.NDArray[np.bool_]) -> BallDetections:
+        """Resting undisturbed balls re-measured in place; the others searched in their gates."""
+        sch = self.schedule
+        speed = np.hypot(state.vel[:, 0], state.vel[:, 1])
+        h, w = frame.shape[:2]
+        th, tw = changed.shape
+        parts: list[BallDetections] = []
+        rois: list[tuple[int, int, int, int]] = []
+        for i in range(len(state.names)):
+            if state.state[i] == TrackState.ABSENT:
+                continue
+            u, v = state.pos[i]
+            r = state.radius[i]
+            reach = sch.margin_radii * r + 1.5 * speed[i]
+            tx0, ty0 = int(max(0, (u - reach) * sch.thumb)), int(max(0, (v - reach) * sch.thumb))
+            tx1, ty1 = int(min(tw, (u + reach) * sch.thumb + 1)), int(min(th, (v + reach) * sch.thumb + 1))
+            still = speed[i] < sch.rest_speed and state.unseen[i] == 0
+            if still and not changed[ty0:ty1, tx0:tx1].any():
+                parts.append(
+                    BallDetections.build(
+                        state.pos[i : i + 1], state.radius[i : i + 1], colour=state.colour[i : i + 1]
+                    )
+                )
+                continue
+            pu, pv = u + state.vel[i, 0], v + state.vel[i, 1]
+            ext = sch.margin_radii * r + 1.3 * speed[i] + 1.5 * r * state.unseen[i]
+            roi = (
+                int(max(0, min(u, pu) - ext)),
+                int(max(0, min(v, pv) - ext)),
+                int(min(w, max(u, pu) + ext)),
+                int(min(h, max(v, pv) + ext)),
+            )
+            if np.all(np.isfinite(state.appearance[i])):
+                parts.append(search(frame, roi, state.appearance[i], float(r)))
+                self.local_searches += 1
+            else:
+                rois.append(roi)
+        for roi in _merge(rois):
+            parts.append(self.detector.detect(frame, roi))
+            self.roi_detections += 1
+        return _dedupe(BallDetections_concat(parts))
+
+
+def _merge(rois: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Merge overlapping rectangles (detecting twice in one place costs twice and duplicates)."""
+    out = list(rois)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                if a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]:
+                    out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out
+
+
+def BallDetections_concat(parts: list[BallDetections]) -> BallDetections:
+    """Stack detection sets (the container itself has no concatenation)."""
+    if not parts:
+        return BallDetections.empty()
+    pos = None
+    if all(p.position is not None for p in parts):
+        pos = np.concatenate([p.position for p in parts if p.position is not None])
+    return BallDetections(
+        np.concatenate([p.pixel for p in parts]),
+        np.concatenate([p.radius for p in parts]),
+        np.concatenate([p.colour for p in parts]),
+        np.concatenate([p.confidence for p in parts]),
+        pos,
+    )
+
+
+def _dedupe(det: BallDetections) -> BallDetections:
+    """Drop detections closer than one radius to an earlier one (a resting ball inside an ROI)."""
+    if len(det) < 2:
+        return det
+    keep = np.ones(len(det), bool)
+    for i in range(len(det)):
+        if not keep[i]:
+            continue
+        d = np.linalg.norm(det.pixel[i + 1 :] - det.pixel[i], axis=1)
+        keep[i + 1 :] &= d > det.radius[i]
+    return det[keep]
