@@ -102,3 +102,31 @@ def test_clip_files_agree(tmp_path: Path) -> None:
     assert [e.type for e in events] == ["frame_start", "strike"]
     cam = json.loads(files.camera.read_text())
     assert cam["image_size"] == [320, 180] and cam["frames"] == n
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["simulate", "--scenario", "no_such_shot", "--out", "{tmp}"], "unknown scenario"),
+        (
+            ["simulate", "--scenario", "break_off", "--out", "{tmp}", "--width", "0", "--height", "0"],
+            "--width",
+        ),
+        (
+            ["simulate", "--scenario", "break_off", "--out", "{tmp}", "--width", "641", "--height", "360"],
+            "even",
+        ),
+        (["simulate", "--scenario", "break_off", "--out", "/proc/baulkline/out"], "/proc/baulkline/out"),
+        (["samples", "--out", "{tmp}", "--only", "no_such_sample"], "unknown sample"),
+    ],
+    ids=["unknown-scenario", "zero-size", "odd-size", "unwritable", "unknown-sample"],
+)
+def test_bad_input_is_one_line(
+    argv: list[str], needle: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision.cli import main
+
+    status = main([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    err = capsys.readouterr().err
+    assert status != 0
+    assert len(err.strip().splitlines()) == 1 and needle in err and "Traceback" not in err

@@ -99,7 +99,8 @@ def _subframes(timeline: Timeline, t: float, exposure: float, px_per_mm: float) 
     return sample_positions(timeline, t + np.linspace(-exposure / 2, exposure / 2, k))
 
 
-def _prepare(out_dir: Path, name: str) -> None:
+def ensure_writable(out_dir: Path, name: str) -> None:
+    """Fail fast, with one line naming the folder, before any simulating or rendering."""
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         probe = out_dir / f".{name}.probe"
@@ -125,7 +126,7 @@ def render_clip(
     Raises:
         BaulklineError: the output directory cannot be written or the encoder failed.
     """
-    _prepare(out_dir, name)
+    ensure_writable(out_dir, name)
     times = frame_times(timeline, conditions.fps)
     if max_seconds is not None:
         times = times[times <= max_seconds]

@@ -57,14 +57,14 @@ class Conditions:
     camera: Camera
     fps: float
     exposure: float = 0.5
-    cloth: BGR = (20.0, 160.0, 22.0)
-    rail: BGR = (28.0, 38.0, 92.0)
-    floor: BGR = (40.0, 28.0, 110.0)
+    cloth: BGR = (10.0, 162.0, 8.0)
+    rail: BGR = (24.0, 28.0, 66.0)
+    floor: BGR = (30.0, 36.0, 125.0)
     light: float = 1.0
     falloff: float = 0.22
     nap: float = 0.05
     noise: float = 2.0
-    crf: int = 28
+    crf: int = 23
 
     def __post_init__(self) -> None:
         if not 1.0 <= self.fps <= 240.0:

@@ -36,14 +36,14 @@ FloatArray = npt.NDArray[np.float64]
 #: Ball albedo by colour (BGR, 0-1): chosen so the rendered balls' mean colours fall near the
 #: Task1 balls' (cream white, deep red, saturated yellow, dark green...).
 BALL_ALBEDO: dict[str, tuple[float, float, float]] = {
-    "white": (0.80, 0.86, 0.88),
-    "red": (0.10, 0.10, 0.78),
-    "yellow": (0.08, 0.80, 0.95),
-    "green": (0.25, 0.48, 0.06),
-    "brown": (0.07, 0.22, 0.42),
-    "blue": (0.78, 0.36, 0.04),
-    "pink": (0.55, 0.48, 0.95),
-    "black": (0.05, 0.05, 0.05),
+    "white": (0.82, 0.90, 0.92),
+    "red": (0.10, 0.12, 0.86),
+    "yellow": (0.10, 0.88, 1.00),
+    "green": (0.30, 0.55, 0.08),
+    "brown": (0.08, 0.25, 0.50),
+    "blue": (0.90, 0.55, 0.08),
+    "pink": (0.62, 0.58, 1.00),
+    "black": (0.06, 0.06, 0.06),
 }
 
 #: Directions towards the lamps above the table (world, normalised below): a canopy of
@@ -217,7 +217,9 @@ def render_background(conditions: Conditions, rays: Rays, seed: int = 0) -> U8:
             if zone is not on_bed:
                 leather = (d <= r_hole + 34.0) & (out > 0) & (out <= outer)
                 shade = 0.8 + 0.2 * np.clip((d - r_hole) / 34.0, 0, 1)
-                img[leather] = (np.array([70.0, 95.0, 120.0], np.float32) * light * shade[..., None])[leather]
+                img[leather] = (np.array([150.0, 215.0, 235.0], np.float32) * light * shade[..., None])[
+                    leather
+                ]
             hole = (d <= r_hole) & zone
             depth = np.clip(d / r_hole, 0, 1)
             img[hole] = (np.array([8.0, 9.0, 10.0], np.float32) * (0.5 + 0.8 * depth[..., None]))[hole]
@@ -372,8 +374,8 @@ class BallPainter:
             n *= 1.0 / r
             diffuse = np.clip(n @ lamps, 0.0, None) @ weights
             refl = dirs - 2.0 * (dirs * n).sum(-1, keepdims=True) * n
-            spec = (np.clip(refl @ lamps, 0.0, None) ** 90) @ spec_w
-            shade = 0.16 + 0.95 * diffuse
+            spec = (np.clip(refl @ lamps, 0.0, None) ** 40) @ spec_w
+            shade = 0.3 + 0.9 * diffuse
             col = (albedo * shade[..., None] + (0.92 * spec)[..., None]) * gain
             alpha_sum += alpha
             colour_sum += col * alpha[..., None]
