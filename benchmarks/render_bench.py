@@ -1,0 +1,173 @@
+"""Synthetic-camera speed and realism: frames per second at 720p and 1080p, a whole clip with
+its H.264 encoding, and the rendered cloth's colour statistics next to the real footage's.
+
+Speed: the broadcast conditions render a physics break-off (``simulate_sequence("break_off",
+seed=0)``): the static layer once (reported separately), then :meth:`Renderer.frame` over
+evenly spread frame instants of the clip, with the motion-blur sub-frames and the people
+exactly as :func:`vision.synthetic.clip.render_clip` builds them, so the figure covers
+balls at rest, balls in motion and a player over the table. The whole-clip figure is
+``render_clip`` end to end (rendering, x264 encoding in its own process, truth files).
+
+Realism: the same pixel selection is applied to the rendered default frame and to all
+Task1 frames (hue 40-80, saturation > 120, value > 60 in OpenCV HSV: the green cloth, not
+balls, rails or people), and the 5/50/95 % percentiles of hue, saturation and value of both
+are printed side by side; the real figures are measured each run from
+``shared/footage/broadcast-overhead/Task1`` (skipped when the footage is absent).
+
+Run ``python -m benchmarks.render_bench`` (``--quick`` renders fewer frames). Writes the
+``render`` section of RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+FOOTAGE = Path(__file__).resolve().parents[1].parent / "shared" / "footage" / "broadcast-overhead" / "Task1"
+U8 = npt.NDArray[np.uint8]
+
+
+def cloth_pixels(images: list[U8]) -> npt.NDArray[np.uint8]:
+    """HSV of the cloth pixels of BGR images (the selection the module docstring gives)."""
+    import cv2
+
+    out = []
+    for im in images:
+        hsv = cv2.cvtColor(im, cv2.COLOR_BGR2HSV)
+        m = (hsv[..., 0] > 40) & (hsv[..., 0] < 80) & (hsv[..., 1] > 120) & (hsv[..., 2] > 60)
+        out.append(hsv[m])
+    return np.concatenate(out) if out else np.zeros((0, 3), np.uint8)
+
+
+def percentiles(hsv: npt.NDArray[np.uint8]) -> str:
+    """``H a/b/c, S ..., V ...`` 5/50/95 % percentiles."""
+    if len(hsv) == 0:
+        return "no cloth pixels"
+    p = np.percentile(hsv, [5, 50, 95], axis=0).round().astype(int)
+    return ", ".join(f"{k} {p[0, i]}/{p[1, i]}/{p[2, i]}" for i, k in enumerate("HSV"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure and write the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer frames (a smoke run)")
+    parser.add_argument("--frames", type=int, default=120, help="frames timed per resolution")
+    args = parser.parse_args(argv)
+    n_frames = 20 if args.quick else args.frames
+
+    import cv2
+
+    from adjudicator.eventlog import Strike
+    from benchmarks.results import stamp, update_section
+    from vision.synthetic.clip import _subframes, frame_times, render_clip
+    from vision.synthetic.conditions import broadcast
+    from vision.synthetic.occluders import capsules_at
+    from vision.synthetic.render import Renderer
+    from vision.synthetic.scenarios import simulate_sequence
+
+    t0 = time.perf_counter()
+    timeline = simulate_sequence("break_off", seed=0)
+    sim_s = time.perf_counter() - t0
+    strikes = [e.t for e in timeline.events if isinstance(e, Strike)]
+    action_strikes: list[float | None] = []
+    for a in timeline.actions:
+        inside = [s for s in strikes if a.t_start <= s <= a.t_end]
+        action_strikes.append(inside[0] if inside and a.kind == "stroke" else None)
+
+    rows: list[str] = []
+    default_frame: U8 | None = None
+    for width, height in ((1280, 720), (1920, 1080)):
+        cond = broadcast(width, height, 30.0)
+        t0 = time.perf_counter()
+        renderer = Renderer(cond, seed=0)
+        static_s = time.perf_counter() - t0
+        cam = cond.camera
+        px_per_mm = cam.intrinsics.fx / float(np.linalg.norm(cam.centre - cam.target))
+        exposure = cond.exposure / cond.fps
+        times = frame_times(timeline, cond.fps)
+        pick = times[np.linspace(0, len(times) - 1, min(n_frames, len(times))).round().astype(int)]
+        inputs = [
+            (
+                _subframes(timeline, float(t), exposure, px_per_mm),
+                capsules_at(timeline.actions, float(t), action_strikes),
+            )
+            for t in pick
+        ]
+        t0, c0 = time.perf_counter(), time.process_time()
+        for sub, caps in inputs:
+            frame = renderer.frame(timeline.ball_names, sub, list(caps))
+        frame_s = (time.perf_counter() - t0) / len(inputs)
+        cpu_s = (time.process_time() - c0) / len(inputs)
+        if width == 1280:
+            default_frame = renderer.frame(
+                timeline.ball_names, _subframes(timeline, 0.0, exposure, px_per_mm), []
+            )
+        del frame
+        rows.append(
+            f"| {width}x{height} | {1.0 / frame_s:.1f} | {frame_s * 1000:.1f} | {cpu_s * 1000:.1f} "
+            f"| {static_s:.2f} | {len(inputs)} |"
+        )
+
+    clip_line = ""
+    if not args.quick:
+        cond = broadcast(1280, 720, 30.0)
+        with tempfile.TemporaryDirectory() as tmp:
+            t0 = time.perf_counter()
+            files = render_clip(timeline, cond, Path(tmp), "bench", seed=0)
+            clip_s = time.perf_counter() - t0
+            size_mb = files.video.stat().st_size / 1e6
+        clip_line = (
+            f"- whole clip, `render_clip` 1280x720 30 fps break-off ({files.frames} frames, "
+            f"{timeline.duration:.1f} s of play) incl. x264 encoding and truth files: {clip_s:.1f} s "
+            f"({files.frames / clip_s:.1f} frames/s), {size_mb:.2f} MB"
+        )
+
+    realism = []
+    if default_frame is not None:
+        rendered = percentiles(cloth_pixels([default_frame]))
+        realism.append(f"- rendered default (broadcast 1280x720, break-off set-up): {rendered}")
+        out = Path(__file__).resolve().parents[1] / "out"
+        out.mkdir(exist_ok=True)
+        real_files = sorted(FOOTAGE.glob("*.jpg")) if FOOTAGE.is_dir() else []
+        real = [np.asarray(im, np.uint8) for im in (cv2.imread(str(p)) for p in real_files) if im is not None]
+        if real:
+            realism.append(f"- real Task1, all {len(real)} frames: {percentiles(cloth_pixels(real))}")
+            side = np.hstack([default_frame, cv2.resize(real[0], default_frame.shape[1::-1])])
+            cv2.imwrite(str(out / "render_vs_task1.png"), side)
+        else:
+            realism.append(f"- real Task1 frames not found at {FOOTAGE}: no comparison")
+
+    lines = [
+        "## Synthetic camera rendering",
+        "",
+        stamp("python -m benchmarks.render_bench" + (" --quick" if args.quick else "")),
+        f"Broadcast conditions, physics break-off (seed 0, simulated in {sim_s:.1f} s), "
+        "frames spread over the whole clip (balls at rest, in motion with blur, player and cue); "
+        "single process; encoding not included in the per-frame figures. Wall-clock figures "
+        "depend on what else runs on the two cores; CPU time is the steadier measure "
+        f"(1-minute load average at the end of the run: {os.getloadavg()[0]:.1f}).",
+        "",
+        "| resolution | frames/s (wall) | ms/frame (wall) | CPU ms/frame | static layer (s, once per clip) "
+        "| frames timed |",
+        "|---|---|---|---|---|---|",
+        *rows,
+        "",
+        *([clip_line] if clip_line else []),
+        "",
+        "Cloth colour, OpenCV HSV 5/50/95 % percentiles of pixels with hue 40-80, S > 120, V > 60:",
+        *realism,
+    ]
+    text = "\n".join(lines)
+    print(text)
+    update_section("render", text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
