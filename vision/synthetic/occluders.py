@@ -57,6 +57,21 @@ def _at(origin: tuple[float, float], u: tuple[float, float], along: float, side:
     return (origin[0] + u[0] * along - u[1] * side, origin[1] + u[1] * along + u[0] * side, z)
 
 
+def _exit_distance(origin: tuple[float, float], direction: tuple[float, float]) -> float:
+    """How far from ``origin`` along ``direction`` the rail's outer edge is (mm)."""
+    out = TABLE.cushion_width + TABLE.rail_width
+    best = math.inf
+    for o, d, lo, hi in (
+        (origin[0], direction[0], -out, TABLE.length + out),
+        (origin[1], direction[1], -out, TABLE.width + out),
+    ):
+        if d > 1e-9:
+            best = min(best, (hi - o) / d)
+        elif d < -1e-9:
+            best = min(best, (lo - o) / d)
+    return best
+
+
 def stroke_capsules(action: Action, t: float, strike: float | None = None) -> list[Capsule]:
     """A player down on a stroke at time ``t``: cue along the aim behind the white, bridge
     hand on the cloth 300 mm behind it, head over the cue, torso and back arm behind.
@@ -75,7 +90,11 @@ def stroke_capsules(action: Action, t: float, strike: float | None = None) -> li
     retreat = 900.0 * rise + 700.0 * (1.0 - get_down)
     lift = 250.0 * rise + 350.0 * (1.0 - get_down)
     tip_gap = feather + retreat
-    bridge = 300.0 + retreat
+    # A player keeps a foot on the floor: the shoulders reach at most 350 mm in over the
+    # table from the rail's outer edge, and the bridge hand at most 700 mm from them.
+    exit_dist = _exit_distance(white, back)
+    shoulders = max(860.0, exit_dist - 350.0) + retreat
+    bridge = max(300.0 + retreat, shoulders - 700.0)
 
     # Points along -u ("back" from the white) with height z.
     def p(dist: float, side: float, z: float) -> Point3:
@@ -84,30 +103,30 @@ def stroke_capsules(action: Action, t: float, strike: float | None = None) -> li
     cue_tip = p(TABLE.ball_radius + tip_gap, 0.0, TABLE.ball_radius + 4.0 + lift * 0.3)
     cue_butt = p(TABLE.ball_radius + tip_gap + 1470.0, 0.0, 150.0 + lift * 0.5)
     hand_bridge = p(bridge, 30.0, 35.0 + lift * 0.5)
-    chin = p(bridge + 380.0, 0.0, 210.0 + lift)
-    shoulder_l = p(bridge + 560.0, 170.0, 300.0 + lift)
-    shoulder_r = p(bridge + 560.0, -170.0, 330.0 + lift)
-    hips = p(bridge + 1100.0, -60.0, 400.0 + lift * 0.6)
+    chin = p(shoulders - 180.0, 0.0, 210.0 + lift)
+    shoulder_l = p(shoulders, 170.0, 300.0 + lift)
+    shoulder_r = p(shoulders, -170.0, 330.0 + lift)
+    hips = p(shoulders + 540.0, -60.0, 400.0 + lift * 0.6)
     grip = p(TABLE.ball_radius + tip_gap + 1200.0, 0.0, 120.0 + lift * 0.5)
-    elbow_r = p(bridge + 900.0, -200.0, 500.0 + lift)
+    elbow_r = p(shoulders + 340.0, -200.0, 500.0 + lift)
     return [
         Capsule(
             hips,
             ((shoulder_l[0] + shoulder_r[0]) / 2, (shoulder_l[1] + shoulder_r[1]) / 2, 320.0 + lift),
-            190.0,
-            175.0,
+            170.0,
+            160.0,
             WAISTCOAT,
         ),
-        Capsule(shoulder_l, hand_bridge, 55.0, 40.0, SHIRT),
+        Capsule(shoulder_l, hand_bridge, 48.0, 36.0, SHIRT),
         Capsule(hand_bridge, p(bridge - 40.0, 20.0, 25.0 + lift * 0.5), 40.0, 30.0, SKIN),
         Capsule(cue_butt, cue_tip, 15.0, 5.0, CUE_TIP),
         Capsule(
             cue_butt, p(TABLE.ball_radius + tip_gap + 1000.0, 0.0, 125.0 + lift * 0.5), 15.5, 13.0, CUE_BUTT
         ),
-        Capsule(shoulder_r, elbow_r, 55.0, 45.0, SHIRT),
+        Capsule(shoulder_r, elbow_r, 48.0, 42.0, SHIRT),
         Capsule(elbow_r, grip, 45.0, 40.0, SHIRT),
         Capsule(grip, grip, 45.0, 45.0, SKIN),
-        Capsule(chin, p(bridge + 460.0, 0.0, 260.0 + lift), 95.0, 100.0, HAIR),
+        Capsule(chin, p(shoulders - 100.0, 0.0, 260.0 + lift), 95.0, 100.0, HAIR),
     ]
 
 

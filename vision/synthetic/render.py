@@ -232,10 +232,14 @@ def _draw_apron(img: F32, conditions: Conditions, outer: float) -> None:
     length, width = TABLE.length, TABLE.width
     c = [(-outer, -outer), (length + outer, -outer), (length + outer, width + outer), (-outer, width + outer)]
     faces = []
+    outward = [(0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)]
     for i in range(4):
         a, b = c[i], c[(i + 1) % 4]
         quad = np.array([[*a, RAIL_HEIGHT], [*b, RAIL_HEIGHT], [*b, -APRON_DEPTH], [*a, -APRON_DEPTH]])
         mid = quad.mean(axis=0)
+        # Only the sides turned towards the camera are seen.
+        if float(np.dot(cam.centre[:2] - mid[:2], outward[i])) <= 0:
+            continue
         if np.any(cam.depth(quad[:, :2], 0.0) <= 0):
             continue
         dist = float(np.linalg.norm(mid - cam.centre))
