@@ -8,11 +8,10 @@ exactly as :func:`vision.synthetic.clip.render_clip` builds them, so the figure 
 balls at rest, balls in motion and a player over the table. The whole-clip figure is
 ``render_clip`` end to end (rendering, x264 encoding in its own process, truth files).
 
-Realism: the same pixel selection is applied to the rendered default frame and to all
-Task1 frames (hue 40-80, saturation > 120, value > 60 in OpenCV HSV: the green cloth, not
-balls, rails or people), and the 5/50/95 % percentiles of hue, saturation and value of both
-are printed side by side; the real figures are measured each run from
-``shared/footage/broadcast-overhead/Task1`` (skipped when the footage is absent).
+Realism: :mod:`vision.synthetic.realism`'s cloth statistics (the same cloth mask on both
+sides) of the rendered default frame and of all Task1 frames, measured each run from
+``shared/footage/broadcast-overhead/Task1`` (skipped when the footage is absent), and
+``out/render_vs_task1.png``, the two side by side.
 
 Run ``python -m benchmarks.render_bench`` (``--quick`` renders fewer frames). Writes the
 ``render`` section of RESULTS.md.
@@ -29,28 +28,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-FOOTAGE = Path(__file__).resolve().parents[1].parent / "shared" / "footage" / "broadcast-overhead" / "Task1"
 U8 = npt.NDArray[np.uint8]
-
-
-def cloth_pixels(images: list[U8]) -> npt.NDArray[np.uint8]:
-    """HSV of the cloth pixels of BGR images (the selection the module docstring gives)."""
-    import cv2
-
-    out = []
-    for im in images:
-        hsv = cv2.cvtColor(im, cv2.COLOR_BGR2HSV)
-        m = (hsv[..., 0] > 40) & (hsv[..., 0] < 80) & (hsv[..., 1] > 120) & (hsv[..., 2] > 60)
-        out.append(hsv[m])
-    return np.concatenate(out) if out else np.zeros((0, 3), np.uint8)
-
-
-def percentiles(hsv: npt.NDArray[np.uint8]) -> str:
-    """``H a/b/c, S ..., V ...`` 5/50/95 % percentiles."""
-    if len(hsv) == 0:
-        return "no cloth pixels"
-    p = np.percentile(hsv, [5, 50, 95], axis=0).round().astype(int)
-    return ", ".join(f"{k} {p[0, i]}/{p[1, i]}/{p[2, i]}" for i, k in enumerate("HSV"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     from vision.synthetic.clip import _subframes, frame_times, render_clip
     from vision.synthetic.conditions import broadcast
     from vision.synthetic.occluders import capsules_at
+    from vision.synthetic.realism import DEFAULT_FOOTAGE, cloth_stats, read_frames
+    from vision.synthetic.realism import table as cloth_table
     from vision.synthetic.render import Renderer
     from vision.synthetic.scenarios import simulate_sequence
 
@@ -128,20 +108,19 @@ def main(argv: list[str] | None = None) -> int:
             f"({files.frames / clip_s:.1f} frames/s), {size_mb:.2f} MB"
         )
 
-    realism = []
+    realism: list[str] = []
     if default_frame is not None:
-        rendered = percentiles(cloth_pixels([default_frame]))
-        realism.append(f"- rendered default (broadcast 1280x720, break-off set-up): {rendered}")
-        out = Path(__file__).resolve().parents[1] / "out"
-        out.mkdir(exist_ok=True)
-        real_files = sorted(FOOTAGE.glob("*.jpg")) if FOOTAGE.is_dir() else []
-        real = [np.asarray(im, np.uint8) for im in (cv2.imread(str(p)) for p in real_files) if im is not None]
+        stats = {"rendered default (broadcast 1280x720, break-off set-up)": cloth_stats([default_frame])}
+        real = read_frames(DEFAULT_FOOTAGE) if DEFAULT_FOOTAGE.is_dir() else []
         if real:
-            realism.append(f"- real Task1, all {len(real)} frames: {percentiles(cloth_pixels(real))}")
+            stats[f"real Task1, all {len(real)} frames"] = cloth_stats(real)
+            out = Path(__file__).resolve().parents[1] / "out"
+            out.mkdir(exist_ok=True)
             side = np.hstack([default_frame, cv2.resize(real[0], default_frame.shape[1::-1])])
             cv2.imwrite(str(out / "render_vs_task1.png"), side)
         else:
-            realism.append(f"- real Task1 frames not found at {FOOTAGE}: no comparison")
+            realism.append(f"(real Task1 frames not found at {DEFAULT_FOOTAGE}: no comparison)")
+        realism.insert(0, cloth_table(stats))
 
     lines = [
         "## Synthetic camera rendering",
@@ -160,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         "",
         *([clip_line] if clip_line else []),
         "",
-        "Cloth colour, OpenCV HSV 5/50/95 % percentiles of pixels with hue 40-80, S > 120, V > 60:",
+        "Cloth colour (`vision.synthetic.realism`: OpenCV HSV of pixels with hue 40-80, S > 120, V > 60):",
+        "",
         *realism,
     ]
     text = "\n".join(lines)
