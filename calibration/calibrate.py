@@ -2,13 +2,19 @@
 
 :func:`calibrate_image` finds the cloth, its outline and the four orientations of the table
 that outline allows (the camera is above the table and its picture is not mirrored, so the
-handedness is fixed: once the baulk end is known, the yellow side follows). The baulk-line and
-the D decide which orientation is right; the cushion noses, baulk-line and D then fix the camera
-in a joint least-squares fit (:mod:`calibration.fit`), detected twice: first around the rough
-outline, then around the first fit.
+handedness is fixed: once the baulk end is known, the yellow side follows). The cushion noses
+fix the camera up to turning the table end for end; the baulk-line and the D, searched at both
+ends in rectified patches (:mod:`calibration.rectified`), decide which end is baulk; then noses,
+baulk-line and D are fitted jointly (:mod:`calibration.fit`), with lens distortion only where
+the cushion lines are visibly curved.
 
-Every mapping goes through the camera, so a ball centre's height is handled by intersecting its
-pixel's ray with the plane ``z = ball_radius``; the homographies in the JSON are the cloth
+Confidence is the agreement of independent evidence, not the fitter's own residual alone: the
+camera fitted to the cushions alone must put the baulk-line and D where they are seen, and the
+baulk end must stand out clearly against the other end.
+
+Every mapping goes through :class:`calibration.camera.Camera` (:meth:`Calibration.camera`), so
+there is one projection model in the project; a ball centre's height is handled by intersecting
+its pixel's ray with the plane ``z = ball_radius``. The homographies in the JSON are the cloth
 plane's (``z = 0``) and act on undistorted pixels, as the event-log contract expects.
 """
 
@@ -17,36 +23,39 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from calibration.camera import Camera, Intrinsics, Pose
 from calibration.errors import BaulklineError
 from calibration.fit import (
+    CAMERA_TO_FIT,
     MIRROR,
-    NOSE_HEIGHT,
     SIDES,
     CameraFit,
     Observations,
+    edge_height,
     fit_camera,
     initial_params,
     pose_from_homography,
+    residuals_mm,
 )
 from calibration.homography import FloatArray, Homography, as_points
 from calibration.markings import (
+    Cloth,
     ToImage,
     UInt8Array,
-    baulk_points,
-    detail_copy,
     find_cloth,
     homography_projector,
-    line_response,
-    marking_score,
     nose_points,
     outer_quad,
+    sagitta,
 )
+from calibration.rectified import baulk_points, end_patch, marking_score
 from calibration.table import TABLE
 
 #: The table must be at least this much in view (issue 4: "at least 60% visible").
@@ -54,6 +63,14 @@ MIN_VISIBLE = 0.6
 
 #: Below this contrast the baulk-line/D search found nothing: orientation would be a guess.
 MIN_MARKING_SCORE = 4.0
+
+#: Edge searches either side of the predicted cushion edge (mm): once the first camera is
+#: known, then around the joint camera.
+NARROW: FloatArray = np.arange(-24.0, 24.0, 1.0, dtype=np.float64)
+TIGHT: FloatArray = np.arange(-12.0, 12.0, 0.5, dtype=np.float64)
+
+#: A cushion line bowing more than this (px) from its chord earns a distortion term.
+CURVED_PX = 3.0
 
 
 @dataclass(frozen=True)
@@ -93,7 +110,7 @@ class Calibration:
     # ---- geometry -------------------------------------------------------------------------
     @property
     def rotation(self) -> FloatArray:
-        """World-to-camera rotation matrix."""
+        """World-to-camera rotation matrix (on the frame ``(x, -y, z)``, see :data:`MIRROR`)."""
         r, _ = cv2.Rodrigues(self.rvec)
         return np.asarray(r, dtype=np.float64)
 
@@ -103,11 +120,49 @@ class Calibration:
         c: FloatArray = (-self.rotation.T @ self.tvec) * MIRROR
         return c
 
+    @cached_property
+    def camera(self) -> Camera:
+        """The same camera as :class:`calibration.camera.Camera`, the project's one projection
+        model: every mapping below goes through it.
+
+        Raises:
+            BaulklineError: the camera is not above the table looking down at it.
+        """
+        k = self.camera_matrix
+        w, h = self.image_size
+        dist = tuple(float(v) for v in self.distortion)
+        intr = Intrinsics(w, h, float(k[0, 0]), float(k[1, 1]), float(k[0, 2]), float(k[1, 2]), dist)  # type: ignore[arg-type]
+        r = self.rotation @ CAMERA_TO_FIT  # the Camera's rotation: Rz(roll) Rx(tilt) Rz(yaw)
+        tilt = math.degrees(math.acos(float(np.clip(r[2, 2], -1.0, 1.0))))
+        yaw = math.degrees(math.atan2(r[2, 0], r[2, 1]))
+        roll = math.degrees(math.atan2(r[0, 2], -r[1, 2]))
+        centre = self.camera_centre
+        if centre[2] <= 0 or tilt >= 80.0:
+            raise BaulklineError("the fitted camera is not above the table looking down at it")
+        forward = r.T @ np.array([0.0, 0.0, 1.0])  # Camera's internal frame (x, y, -z)
+        s = centre[2] / forward[2]
+        target = np.array([centre[0], centre[1]]) + s * forward[:2]
+        offset = (float(target[0] - TABLE.length / 2.0), float(target[1] - TABLE.width / 2.0))
+        return Camera(intr, Pose(height=float(centre[2]), tilt=tilt, yaw=yaw, roll=roll, offset=offset))
+
+    @classmethod
+    def from_camera(cls, camera: Camera, residual_mm: float = 0.0, confidence: float = 1.0) -> Calibration:
+        """A calibration holding exactly ``camera`` (a synthetic clip's truth, a test's camera)."""
+        rvec, _ = cv2.Rodrigues(camera.rotation @ CAMERA_TO_FIT)
+        i = camera.intrinsics
+        return cls(
+            image_size=(i.width, i.height),
+            camera_matrix=i.matrix,
+            distortion=i.dist_array,
+            rvec=rvec.ravel(),
+            tvec=camera.translation,
+            residual_mm=residual_mm,
+            confidence=confidence,
+        )
+
     def plane_to_image(self, z: float = 0.0) -> Homography:
         """Homography from the table plane at height ``z`` to undistorted pixels."""
-        r = self.rotation
-        m = self.camera_matrix @ np.column_stack([r[:, 0], -r[:, 1], r[:, 2] * z + self.tvec])
-        return Homography(np.asarray(m, dtype=np.float64))
+        return self.camera.table_to_image(z)
 
     @property
     def table_to_image(self) -> Homography:
@@ -121,29 +176,28 @@ class Calibration:
 
     def undistort(self, pixels: npt.ArrayLike) -> FloatArray:
         """Distorted image pixels to undistorted ones (same camera matrix)."""
-        px = as_points(pixels, "pixels")
-        if not np.any(self.distortion):
-            return px.copy()
-        und = cv2.undistortPoints(
-            px.reshape(-1, 1, 2), self.camera_matrix, self.distortion, P=self.camera_matrix
-        )
-        out: FloatArray = np.asarray(und, dtype=np.float64).reshape(-1, 2)
-        return out
+        return self.camera.undistort(pixels)
 
     def pixels_to_table(self, pixels: npt.ArrayLike, z: float = 0.0) -> FloatArray:
         """Image pixels to table millimetres on the plane at height ``z`` (a ball centre:
         ``z = TABLE.ball_radius``): the pixel's ray meets that plane."""
-        return self.plane_to_image(z).inverse().apply(self.undistort(pixels))
+        return self.camera.pixels_to_table(pixels, z)
 
     def table_to_pixels(self, xy: npt.ArrayLike, z: float = 0.0) -> FloatArray:
         """Table millimetres at height ``z`` to (distorted) image pixels."""
+        # The Camera's plane homography and its lens model (both numpy): the same numbers as
+        # Camera.project, without cv2.projectPoints' Jacobian, which costs 10x the projection.
+        cam = self.camera
+        m = cam.table_to_image(z).matrix
         pts = as_points(xy)
-        world = np.hstack([pts, np.full((len(pts), 1), z)]) * MIRROR
-        px, _ = cv2.projectPoints(
-            world.reshape(-1, 1, 3), self.rvec, self.tvec, self.camera_matrix, self.distortion
+        x, y = pts[:, 0], pts[:, 1]
+        w = m[2, 0] * x + m[2, 1] * y + m[2, 2]
+        if np.any(w <= 1e-12):
+            raise BaulklineError("a table point lies behind the camera")
+        und = np.stack(
+            [(m[0, 0] * x + m[0, 1] * y + m[0, 2]) / w, (m[1, 0] * x + m[1, 1] * y + m[1, 2]) / w], 1
         )
-        out: FloatArray = np.asarray(px, dtype=np.float64).reshape(-1, 2)
-        return out
+        return cam.distort(und)
 
     def projector(self, scale: float = 1.0) -> ToImage:
         """:meth:`table_to_pixels` as a function, in pixels of a copy resized by ``scale``."""
@@ -261,19 +315,21 @@ def calibrate_from_corners(corners: npt.ArrayLike, size: tuple[int, int]) -> Cal
     return replace(cal, residual_mm=err)
 
 
-def _observe(
-    grey: FloatArray,
-    cloth: FloatArray,
-    response: FloatArray,
+def _noses(
+    image: UInt8Array,
+    cloth: Cloth,
     to_image: ToImage,
     offsets: FloatArray,
-    shift: float,
-    window: float,
-    dscale: float,
-) -> Observations:
-    cushion = {s: nose_points(grey, cloth, to_image, s, offsets, NOSE_HEIGHT) / dscale for s in SIDES}
-    line, arc = baulk_points(response, to_image, shift, window)
-    return Observations(cushion=cushion, baulk=line / dscale, d_arc=arc / dscale)
+    step: float,
+    centre: FloatArray | None,
+) -> dict[str, FloatArray]:
+    """Cushion-edge points of every side; ``centre`` (the camera, when known) sets the height
+    each edge is seen at, :func:`calibration.fit.edge_height`."""
+    out = {}
+    for side in SIDES:
+        z = 0.0 if centre is None else edge_height(side, centre)
+        out[side] = nose_points(image, cloth, to_image, side, offsets, z, step)
+    return out
 
 
 def calibrate_image(image: UInt8Array, frame: str = "image") -> Calibration:
@@ -298,11 +354,21 @@ def _flip(fit: CameraFit) -> CameraFit:
     return replace(fit, rvec=rvec.ravel(), tvec=r @ b + fit.tvec)
 
 
-def _params(fit: CameraFit) -> FloatArray:
-    return np.concatenate([[math.log(fit.camera_matrix[0, 0])], fit.rvec, fit.tvec, [fit.k1]])
+#: Each cushion's name once the table is turned end for end.
+_OPPOSITE = {"baulk": "top", "top": "baulk", "left": "right", "right": "left"}
+
+
+def _cushion_only(cushion: dict[str, FloatArray]) -> Observations:
+    return Observations(cushion=cushion, baulk=np.zeros((0, 2)), d_arc=np.zeros((0, 2)))
+
+
+def _projector(fit: CameraFit, size: tuple[int, int]) -> ToImage:
+    return _from_fit(fit, size, 0.0).projector()
 
 
 def _calibrate(image: UInt8Array) -> Calibration:
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise BaulklineError(f"expected a colour (H, W, 3) image, got shape {image.shape}")
     h_img, w_img = image.shape[:2]
     size = (w_img, h_img)
     cloth = find_cloth(image)
@@ -310,54 +376,62 @@ def _calibrate(image: UInt8Array) -> Calibration:
     corners = corners / cloth.scale
     if _signed_area(corners) > 0:  # TABLE.corners' order, seen by an unmirrored camera
         corners = corners[::-1]
-    grey, dscale = detail_copy(image)
-    response = line_response(grey)
-    cloth_d = cv2.resize(cloth.mask, (grey.shape[1], grey.shape[0]), interpolation=cv2.INTER_NEAREST)
-    cloth_f = (cloth_d > 0).astype(np.float64)
     table_rect = _expanded_corners(TABLE.cushion_width)
     wide: FloatArray = np.arange(-100.0, 40.0, 2.0, dtype=np.float64)
     # 1. Which image axis is the table's length: the cushion noses fit a 2:1 table one way only.
     fits: list[CameraFit] = []
     for k in range(2):
-        hom = Homography.from_points(table_rect, np.roll(corners, -k, axis=0) * dscale)
-        cushion = {
-            s: nose_points(grey, cloth_f, homography_projector(hom), s, wide, NOSE_HEIGHT) / dscale
-            for s in SIDES
-        }
-        obs = Observations(cushion=cushion, baulk=np.zeros((0, 2)), d_arc=np.zeros((0, 2)))
-        init = initial_params(hom.matrix * np.array([[1 / dscale], [1 / dscale], [1.0]]), size)
+        hom = Homography.from_points(table_rect, np.roll(corners, -k, axis=0))
+        obs = _cushion_only(_noses(image, cloth, homography_projector(hom), wide, 80.0, None))
         try:
-            fits.append(fit_camera(obs, size, init, distortion=False))
+            fits.append(
+                fit_camera(obs, size, initial_params(hom.matrix, size), distortion=False, iterations=12)
+            )
         except BaulklineError:
             continue
     if not fits:
         raise BaulklineError("the cloth outline found does not fit a table")
     fit = min(fits, key=lambda f: f.residual_mm / max(f.inlier_fraction, 1e-3))
-    # 2. Which end is baulk: the end where the baulk-line and D show (never image position).
+    # 2. The cushions alone, closer in: a camera that never saw the baulk-line or D.
+    cushion = _noses(image, cloth, _projector(fit, size), NARROW, 40.0, fit.centre)
+    fit = fit_camera(_cushion_only(cushion), size, fit.params, distortion=False, iterations=12)
+    # 3. Which end is baulk: the end where the baulk-line and D show (never image position).
+    project = _projector(fit, size)
     scored = []
-    for cand in (fit, _flip(fit)):
-        cal = _from_fit(cand, size, 0.0)
-        score, shift = marking_score(response, cal.projector(dscale))
-        scored.append((score, shift, cand))
+    for flip in (False, True):
+        patch = end_patch(image, project, flip)
+        score, shift = marking_score(patch)
+        scored.append((score, shift, patch))
     scored.sort(key=lambda s: -s[0])
-    score, shift, fit = scored[0]
+    score, shift, patch = scored[0]
     runner_up = scored[1][0]
     if score < MIN_MARKING_SCORE:
         raise BaulklineError("cannot tell which end is baulk: no baulk-line or D found on the cloth")
-    # 3. Joint refinement on noses, baulk-line and D, then with lens distortion.
-    offsets: FloatArray = np.arange(-24.0, 24.0, 1.0, dtype=np.float64)
-    window = 30.0
-    for refine_distortion in (False, True):
-        cal = _from_fit(fit, size, 0.0)
-        obs = _observe(grey, cloth_f, response, cal.projector(dscale), offsets, shift, window, dscale)
-        fit = fit_camera(obs, size, _params(fit), distortion=refine_distortion)
-        shift, window = 0.0, 14.0
+    line, arc = baulk_points(patch, project, shift, 30.0)
+    if patch.flip:
+        fit = _flip(fit)
+        cushion = {_OPPOSITE[side]: pts for side, pts in cushion.items()}
+    # Independent evidence: where the cushion-only camera puts the markings that were seen.
+    marks = Observations(cushion={}, baulk=line, d_arc=arc)
+    disagreement = float(np.median(np.abs(residuals_mm(fit, marks)))) if marks.count else float("inf")
+    # 4. Joint fit; distortion only if the cushion lines are visibly curved.
+    obs = Observations(cushion=cushion, baulk=line, d_arc=arc)
+    fit = fit_camera(obs, size, fit.params, distortion=False)
+    curved = max((sagitta(p) for p in cushion.values()), default=0.0) > CURVED_PX
+    # 5. Once more, around the joint camera, with the tight windows.
+    cal = _from_fit(fit, size, 0.0)
+    project = cal.projector()
+    cushion = _noses(image, cloth, project, TIGHT, 40.0, fit.centre)
+    line, arc = baulk_points(end_patch(image, project, False), project, 0.0, 12.0)
+    obs = Observations(cushion=cushion, baulk=line, d_arc=arc)
+    fit = fit_camera(obs, size, fit.params, distortion=curved)
     contrast = 1.0 - max(runner_up, 0.0) / max(score, 1e-9)
     sides_seen = sum(len(p) >= 6 for p in obs.cushion.values())
     confidence = float(
         np.clip(contrast, 0, 1)
+        * math.exp(-disagreement / 15.0)
+        * math.exp(-fit.residual_mm / 10.0)
         * fit.inlier_fraction
-        * math.exp(-fit.residual_mm / 20.0)
         * min(1.0, (len(obs.baulk) + len(obs.d_arc)) / 20.0)
         * (sides_seen / 4.0)
     )

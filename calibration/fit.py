@@ -7,14 +7,23 @@ cushion *nose*, which stands above the cloth, so it projects through the camera 
 the cloth-plane homography; and a ball centre sits :attr:`TABLE.ball_radius` above the cloth, so
 turning a ball's pixel into table millimetres needs the ray, which needs the camera.
 
-Assumption (stated because the rules do not fix it): the cushion nose, the edge where cushion
-meets bed as seen from above, is modelled as the cushion face line (``x = 0``, ``x = length``,
-``y = 0``, ``y = width``) lifted to :data:`NOSE_HEIGHT` = the ball radius. The rules put the
-face at the playing-area boundary; a snooker cushion nose contacts a ball at about its centre.
+Assumption (stated because the rules do not fix it): the edge where the bed of cloth ends, as
+the camera sees it, lies on the cushion face line (``x = 0``, ``x = length``, ``y = 0``,
+``y = width``), at a height that depends on which side of the face the camera is
+(:func:`edge_height`). A camera on the table's side of a face sees that face, nearly vertical
+under the nose, down to the cloth: the bed ends at ``z = 0``. A camera behind a cushion (the
+broadcast camera beyond the top cushion) sees the nose hide the bed: the bed ends at the nose,
+:data:`NOSE_HEIGHT` (63.5% of a ball's diameter, the WPBSA cushion template). Modelling both
+heights removes the bias that a single nose height leaves (the far cushion pulled by tens of
+millimetres on a tilted camera, which a free ``k1`` then absorbed).
 
-Every residual is a distance *on the table* in millimetres: a detected image point is cast as
-a ray onto the plane of the marking it belongs to, and its distance to that marking in the
+Every residual is a distance *on the table* in millimetres: a detected image point is cast as a
+ray onto the plane of the marking it belongs to, and its distance to that marking in the
 :data:`TABLE` model is the residual. ``residual_mm`` is their robust RMS.
+
+Speed: the solver is a small Levenberg-Marquardt with iteratively reweighted (soft-L1) residuals
+whose Jacobian is a forward difference evaluated for all eight parameters in ONE vectorised call
+(nine cameras times N rays), so a fit of ~300 points costs a few milliseconds.
 """
 
 from __future__ import annotations
@@ -24,19 +33,25 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from scipy.optimize import least_squares
+import numpy.typing as npt
 
 from calibration.errors import BaulklineError
 from calibration.homography import FloatArray, Homography
 from calibration.table import TABLE
 
-#: Height of the cushion nose above the cloth (mm): about a ball centre (see module docstring).
-NOSE_HEIGHT = TABLE.ball_radius
+#: Height of the cushion nose above the cloth (mm): 63.5% of a ball's diameter (module docstring).
+NOSE_HEIGHT = 0.635 * TABLE.ball_diameter
 
 #: The event-log frame (x up the table, y towards the yellow spot, which is on the right seen
 #: from baulk, Section 1 Rule 1(f); z up) is left-handed. A real camera above the table does not
 #: mirror, so the camera maths runs in the right-handed frame (x, -y, z): multiply by this.
+#: :class:`calibration.camera.Camera` uses the equivalent frame (x, y, -z); the two differ by a
+#: proper rotation of 180 degrees about x, see :data:`CAMERA_TO_FIT`.
 MIRROR = np.array([1.0, -1.0, 1.0])
+
+#: ``R_fit = R_camera @ CAMERA_TO_FIT``: the rotation of :class:`calibration.camera.Camera`
+#: (acting on ``(x, y, -z)``) re-expressed on this module's frame ``(x, -y, z)``.
+CAMERA_TO_FIT = np.diag([1.0, -1.0, -1.0])
 
 #: Side names of the cushion-face lines, with the table axis they fix and its value.
 SIDES: dict[str, tuple[int, float]] = {
@@ -51,9 +66,32 @@ SIDES: dict[str, tuple[int, float]] = {
 PRIOR_HFOV_DEG = 50.0
 PRIOR_WEIGHT_MM = 5.0
 
-#: A prior on ``k1``: distortion must earn its place by straightening the lines, not absorb
-#: the foreshortening of a far cushion (k1 = 0.1 costs as much as a 5 mm residual).
-K1_PRIOR_MM = 50.0
+#: A prior on ``k1``: distortion must earn its place by straightening the lines.
+K1_PRIOR_MM = 20.0
+
+#: Residuals beyond this (mm) count as outliers in the inlier fraction.
+INLIER_MM = 15.0
+
+#: Soft-L1 scale (mm): residuals beyond it are down-weighted (balls, cues, hands on a marking).
+ROBUST_MM = 4.0
+
+_KIND_LINE_X, _KIND_LINE_Y, _KIND_CIRCLE = 0, 1, 2
+
+#: Inward sign of each side's face normal along its axis.
+_INWARD_SIGN = {"baulk": 1.0, "top": -1.0, "left": 1.0, "right": -1.0}
+
+
+def edge_height(side: str, centre: npt.ArrayLike) -> float:
+    """Height (mm) at which a camera at ``centre`` (table mm, z up) sees the bed end along a
+    cushion: the cloth where it sees that cushion's face, the nose where it is behind it."""
+    axis, value = SIDES[side]
+    c = np.asarray(centre, dtype=np.float64)
+    sees_face = _INWARD_SIGN[side] * (c[axis] - value) > 0
+    return 0.0 if sees_face else NOSE_HEIGHT
+
+
+#: Observations flattened: pixels, plane heights, kinds, line values (see Observations.flat).
+Flat = tuple[FloatArray, FloatArray, npt.NDArray[np.intp], FloatArray]
 
 
 @dataclass(frozen=True)
@@ -80,6 +118,28 @@ class Observations:
         """Number of points in all."""
         return sum(len(p) for p in self.cushion.values()) + len(self.baulk) + len(self.d_arc)
 
+    def flat(self, centre: npt.ArrayLike) -> Flat:
+        """Row-aligned arrays: pixels ``(N, 2)``, plane height ``(N,)``, kind ``(N,)`` (line
+        x = v, line y = v, or the D's circle) and the line value ``(N,)``, for a camera at
+        ``centre`` (table mm), which decides where each cushion's edge is seen."""
+        px, z, kind, value = [], [], [], []
+        for side, pts in self.cushion.items():
+            axis, v = SIDES[side]
+            px.append(pts)
+            z.append(np.full(len(pts), edge_height(side, centre)))
+            kind.append(np.full(len(pts), axis))
+            value.append(np.full(len(pts), v))
+        px += [self.baulk, self.d_arc]
+        z += [np.zeros(len(self.baulk)), np.zeros(len(self.d_arc))]
+        kind += [np.full(len(self.baulk), _KIND_LINE_X), np.full(len(self.d_arc), _KIND_CIRCLE)]
+        value += [np.full(len(self.baulk), TABLE.baulk_line), np.full(len(self.d_arc), TABLE.d_radius)]
+        return (
+            np.vstack(px).astype(np.float64),
+            np.concatenate(z),
+            np.concatenate(kind).astype(np.intp),
+            np.concatenate(value),
+        )
+
 
 @dataclass(frozen=True)
 class CameraFit:
@@ -88,7 +148,7 @@ class CameraFit:
     Attributes:
         camera_matrix: 3x3 K.
         k1: radial distortion coefficient (OpenCV convention, others zero).
-        rvec: Rodrigues world-to-camera rotation, ``(3,)``.
+        rvec: Rodrigues world-to-camera rotation, ``(3,)``, on the frame ``(x, -y, z)``.
         tvec: translation, ``(3,)``.
         residual_mm: robust RMS distance of the markings to the table model.
         inlier_fraction: share of observations within :data:`INLIER_MM` after the fit.
@@ -112,64 +172,127 @@ class CameraFit:
         """OpenCV (k1, k2, p1, p2, k3)."""
         return np.array([self.k1, 0.0, 0.0, 0.0, 0.0])
 
-    def table_to_image(self, z: float = 0.0) -> Homography:
-        """Homography from the table plane at height ``z`` to undistorted pixels."""
-        r = self.rotation
-        m = self.camera_matrix @ np.column_stack([r[:, 0], -r[:, 1], r[:, 2] * z + self.tvec])
-        return Homography(np.asarray(m, dtype=np.float64))
-
     @property
     def centre(self) -> FloatArray:
-        """Camera centre in table millimetres."""
+        """Camera centre in table millimetres (z up)."""
         c: FloatArray = (-self.rotation.T @ self.tvec) * MIRROR
         return c
 
-
-INLIER_MM = 15.0
-
-
-def _undistort_norm(xy: FloatArray, k1: float) -> FloatArray:
-    """Normalised distorted coordinates to undistorted (fixed point on the one-term model)."""
-    if k1 == 0.0:
-        return xy
-    und = xy.copy()
-    for _ in range(8):
-        r2 = np.sum(und * und, axis=1, keepdims=True)
-        und = xy / (1.0 + k1 * r2)
-    return und
+    @property
+    def params(self) -> FloatArray:
+        """The eight fitted numbers, as :func:`fit_camera` takes them."""
+        return np.concatenate([[math.log(self.camera_matrix[0, 0])], self.rvec, self.tvec, [self.k1]])
 
 
-def _rays_to_plane(params: FloatArray, px: FloatArray, z: float, cx: float, cy: float) -> FloatArray:
-    """Table points ``(N, 2)`` where the rays of pixels ``px`` meet the plane at height ``z``."""
-    f = math.exp(params[0])
-    r, _ = cv2.Rodrigues(params[1:4])
-    t = params[4:7]
-    norm = _undistort_norm((px - [cx, cy]) / f, float(params[7]))
-    d_cam = np.hstack([norm, np.ones((len(px), 1))])
-    d_world = d_cam @ r  # R^T d for each row
-    c = -r.T @ t
-    lam = (z - c[2]) / np.where(np.abs(d_world[:, 2]) < 1e-12, 1e-12, d_world[:, 2])
-    out: FloatArray = (c[:2] + lam[:, None] * d_world[:, :2]) * MIRROR[:2]
+def _rodrigues(r: FloatArray) -> FloatArray:
+    """Batched Rodrigues: ``(M, 3)`` rotation vectors to ``(M, 3, 3)`` matrices."""
+    theta = np.linalg.norm(r, axis=1)
+    small = theta < 1e-12
+    k = r / np.where(small, 1.0, theta)[:, None]
+    kx = np.zeros((len(r), 3, 3))
+    kx[:, 0, 1], kx[:, 0, 2] = -k[:, 2], k[:, 1]
+    kx[:, 1, 0], kx[:, 1, 2] = k[:, 2], -k[:, 0]
+    kx[:, 2, 0], kx[:, 2, 1] = -k[:, 1], k[:, 0]
+    s, c = np.sin(theta)[:, None, None], np.cos(theta)[:, None, None]
+    out: FloatArray = np.eye(3)[None] + s * kx + (1 - c) * (kx @ kx)
     return out
 
 
-def _residuals(params: FloatArray, obs: Observations, cx: float, cy: float, f0: float) -> FloatArray:
-    parts: list[FloatArray] = []
-    for side, pts in obs.cushion.items():
-        if len(pts) == 0:
-            continue
-        axis, value = SIDES[side]
-        xy = _rays_to_plane(params, pts, NOSE_HEIGHT, cx, cy)
-        parts.append(xy[:, axis] - value)
-    if len(obs.baulk):
-        xy = _rays_to_plane(params, obs.baulk, 0.0, cx, cy)
-        parts.append(xy[:, 0] - TABLE.baulk_line)
-    if len(obs.d_arc):
-        xy = _rays_to_plane(params, obs.d_arc, 0.0, cx, cy)
-        dc = np.asarray(TABLE.d_centre)
-        parts.append(np.hypot(xy[:, 0] - dc[0], xy[:, 1] - dc[1]) - TABLE.d_radius)
-    parts.append(np.array([PRIOR_WEIGHT_MM * (params[0] - math.log(f0)), K1_PRIOR_MM * params[7]]))
-    return np.concatenate(parts)
+def rays_to_planes(params: FloatArray, px: FloatArray, z: FloatArray, centre: FloatArray) -> FloatArray:
+    """Table points ``(M, N, 2)`` where pixel ``px[n]``'s ray meets the plane ``z[n]``, for
+    each of ``M`` parameter vectors ``(M, 8)``."""
+    f = np.exp(params[:, 0])[:, None, None]
+    r = _rodrigues(params[:, 1:4])
+    t = params[:, 4:7]
+    k1 = params[:, 7][:, None]
+    norm = (px[None] - centre) / f  # (M, N, 2)
+    und = norm
+    for _ in range(5):  # fixed point on the one-term model; |k1 r^2| < 0.3 converges fast
+        und = norm / (1.0 + k1[..., None] * np.sum(und * und, axis=2, keepdims=True))
+    d = np.concatenate([und, np.ones((*und.shape[:2], 1))], axis=2)
+    d_world = np.einsum("mni,mij->mnj", d, r)  # R^T d
+    c = -np.einsum("mij,mi->mj", r, t)  # camera centre, -R^T t
+    dz = d_world[..., 2]
+    dz = np.where(np.abs(dz) < 1e-12, 1e-12, dz)
+    lam = (z[None] - c[:, None, 2]) / dz
+    xy = c[:, None, :2] + lam[..., None] * d_world[..., :2]
+    out: FloatArray = xy * MIRROR[:2]
+    return out
+
+
+def _marking_residuals(xy: FloatArray, kind: npt.NDArray[np.intp], value: FloatArray) -> FloatArray:
+    """Distance (mm) of table points ``(M, N, 2)`` to their markings."""
+    dc = np.asarray(TABLE.d_centre)
+    circle = np.hypot(xy[..., 0] - dc[0], xy[..., 1] - dc[1])
+    along = np.where(kind == _KIND_LINE_Y, xy[..., 1], xy[..., 0])
+    out: FloatArray = np.where(kind == _KIND_CIRCLE, circle, along) - value
+    return out
+
+
+def _all_residuals(params: FloatArray, flat: Flat, cxy: FloatArray, f0: float) -> FloatArray:
+    px, z, kind, value = flat
+    res = _marking_residuals(rays_to_planes(params, px, z, cxy), kind, value)
+    prior = np.stack([PRIOR_WEIGHT_MM * (params[:, 0] - math.log(f0)), K1_PRIOR_MM * params[:, 7]], axis=1)
+    out: FloatArray = np.concatenate([res, prior], axis=1)
+    return out
+
+
+#: Forward-difference steps per parameter (log f, rotation, translation in mm, k1).
+_STEPS = np.array([1e-6, 1e-7, 1e-7, 1e-7, 1e-4, 1e-4, 1e-4, 1e-6])
+
+
+def _solve(
+    x0: FloatArray,
+    mask: npt.NDArray[np.bool_],
+    flat: Flat,
+    cxy: FloatArray,
+    f0: float,
+    iterations: int,
+) -> FloatArray:
+    """Levenberg-Marquardt on soft-L1 reweighted residuals over the ``mask``ed parameters."""
+    idx = np.flatnonzero(mask)
+    x = x0.copy()
+    lam = 1e-3
+
+    def cost_of(r: FloatArray) -> float:
+        rr = r[:-2] / ROBUST_MM
+        return float(2 * ROBUST_MM**2 * np.sum(np.sqrt(1 + rr * rr) - 1) + np.sum(r[-2:] ** 2))
+
+    batch = np.repeat(x[None], len(idx) + 1, axis=0)
+    batch[np.arange(1, len(idx) + 1), idx] += _STEPS[idx]
+    allr = _all_residuals(batch, flat, cxy, f0)
+    r = allr[0]
+    cost = cost_of(r)
+    for _ in range(iterations):
+        jac = (allr[1:] - r[None]).T / _STEPS[idx][None]
+        w = np.ones_like(r)
+        w[:-2] = 1.0 / np.sqrt(1.0 + (r[:-2] / ROBUST_MM) ** 2)
+        jw = jac * w[:, None]
+        a = np.einsum("ni,nj->ij", jac, jw)  # einsum, not BLAS: no thread start-up per call
+        g = np.einsum("ni,n->i", jw, r)
+        improved = False
+        for _ in range(6):
+            try:
+                step = -np.linalg.solve(a + lam * np.diag(np.diag(a) + 1e-9), g)
+            except np.linalg.LinAlgError:
+                lam *= 10
+                continue
+            trial = x.copy()
+            trial[idx] += step
+            batch = np.repeat(trial[None], len(idx) + 1, axis=0)
+            batch[np.arange(1, len(idx) + 1), idx] += _STEPS[idx]
+            trial_all = _all_residuals(batch, flat, cxy, f0)
+            trial_cost = cost_of(trial_all[0])
+            if np.isfinite(trial_cost) and trial_cost < cost:
+                small = cost - trial_cost < 1e-7 * cost
+                x, allr, r, cost = trial, trial_all, trial_all[0], trial_cost
+                lam = max(lam / 5, 1e-9)
+                improved = True
+                break
+            lam *= 8
+        if not improved or small:
+            break
+    return x
 
 
 def focal_from_homography(h: FloatArray, cx: float, cy: float) -> float | None:
@@ -209,13 +332,16 @@ def pose_from_homography(h: FloatArray, k: FloatArray) -> tuple[FloatArray, Floa
     return rvec.ravel(), m[:, 2].copy()
 
 
+def prior_focal(size: tuple[int, int]) -> float:
+    """Focal length (px) of the prior field of view for an image ``size``."""
+    return (size[0] / 2.0) / math.tan(math.radians(PRIOR_HFOV_DEG) / 2.0)
+
+
 def initial_params(h_table_to_image: FloatArray, size: tuple[int, int]) -> FloatArray:
     """Starting camera for the fit from a rough cloth homography."""
     w, hh = size
-    cx, cy = w / 2.0, hh / 2.0
-    f0 = (w / 2.0) / math.tan(math.radians(PRIOR_HFOV_DEG) / 2.0)
-    f = focal_from_homography(h_table_to_image, cx, cy) or f0
-    k = np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
+    f = focal_from_homography(h_table_to_image, w / 2.0, hh / 2.0) or prior_focal(size)
+    k = np.array([[f, 0, w / 2.0], [0, f, hh / 2.0], [0, 0, 1.0]])
     rvec, tvec = pose_from_homography(h_table_to_image, k)
     return np.concatenate([[math.log(f)], rvec, tvec, [0.0]])
 
@@ -225,6 +351,7 @@ def fit_camera(
     size: tuple[int, int],
     init: FloatArray,
     distortion: bool = True,
+    iterations: int = 30,
 ) -> CameraFit:
     """Least-squares camera from marking points (robust loss: occluders leave outliers).
 
@@ -234,29 +361,23 @@ def fit_camera(
     if obs.count < 12:
         raise BaulklineError(f"too few table markings found to calibrate ({obs.count} points)")
     w, h = size
-    cx, cy = w / 2.0, h / 2.0
-    f0 = (w / 2.0) / math.tan(math.radians(PRIOR_HFOV_DEG) / 2.0)
+    cxy = np.array([w / 2.0, h / 2.0])
+    f0 = prior_focal(size)
     x0 = np.asarray(init, dtype=np.float64).copy()
     mask = np.ones(8, dtype=bool)
     if not distortion:
         mask[7] = False
         x0[7] = 0.0
-
-    def fun(p: FloatArray) -> FloatArray:
-        full = x0.copy()
-        full[mask] = p
-        return _residuals(full, obs, cx, cy, f0)
-
-    sol = least_squares(fun, x0[mask], loss="soft_l1", f_scale=5.0, method="trf", max_nfev=200, x_scale="jac")
-    params = x0.copy()
-    params[mask] = sol.x
-    res = _residuals(params, obs, cx, cy, f0)[:-2]
+    r0, _ = cv2.Rodrigues(x0[1:4])
+    flat = obs.flat((-r0.T @ x0[4:7]) * MIRROR)
+    params = _solve(x0, mask, flat, cxy, f0, iterations)
+    res = _all_residuals(params[None], flat, cxy, f0)[0, :-2]
     if not np.all(np.isfinite(res)):
         raise BaulklineError("the camera fit diverged: the markings found are inconsistent")
     inl = np.abs(res) < INLIER_MM
     rms = float(np.sqrt(np.mean(res[inl] ** 2))) if inl.any() else float("inf")
     f = math.exp(params[0])
-    k = np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
+    k = np.array([[f, 0, cxy[0]], [0, f, cxy[1]], [0, 0, 1.0]])
     return CameraFit(
         camera_matrix=k,
         k1=float(params[7]),
@@ -265,3 +386,20 @@ def fit_camera(
         residual_mm=rms,
         inlier_fraction=float(inl.mean()),
     )
+
+
+def residuals_mm(fit: CameraFit, obs: Observations) -> FloatArray:
+    """Each observation's distance to its marking (mm) under ``fit``, in :meth:`Observations.flat`
+    order: the figures agreement between independent markings is judged on."""
+    px, z, kind, value = obs.flat(fit.centre)
+    cxy = fit.camera_matrix[:2, 2]
+    xy = rays_to_planes(fit.params[None], px, z, cxy)
+    out: FloatArray = _marking_residuals(xy, kind, value)[0]
+    return out
+
+
+def homography_of(fit: CameraFit, z: float = 0.0) -> Homography:
+    """Homography from the table plane at height ``z`` to undistorted pixels."""
+    r = fit.rotation
+    m = fit.camera_matrix @ np.column_stack([r[:, 0], -r[:, 1], r[:, 2] * z + fit.tvec])
+    return Homography(np.asarray(m, dtype=np.float64))

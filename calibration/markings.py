@@ -1,16 +1,15 @@
-"""Finding the table's own markings in one picture: the cloth, its four cushion lines, the
-baulk-line and the D.
+"""Finding the table's own markings in one picture: the cloth, its four cushion lines and the
+cushion noses (the baulk-line and the D are in :mod:`calibration.rectified`).
 
 The cloth is found by its colour, not by where it sits in the frame: the most saturated hue
 whose largest connected region is most like a convex quadrilateral wins, so a green, blue or
 red cloth all work and a red carpet around the table does not. The cushion lines come from the
 boundary of that region, fitted by sequential RANSAC so balls, pockets, players and cues that
 bite into the boundary are outliers, then moved onto the cushion nose by an edge search along
-the lines' normals. The baulk-line and the D are searched in a top-down rectified view, where
-they are straight rows and circles of known size whatever the camera.
+the lines' normals, reading only the full-resolution pixels on those normals.
 
-Every function here works on a working-resolution copy of the frame (see :data:`WORK_WIDTH`);
-pixel outputs are scaled back to the caller's image.
+The cloth is found on a working-resolution copy of the frame (see :data:`WORK_WIDTH`); nothing
+else converts or filters the whole frame, which is what keeps a 1080p calibration fast.
 """
 
 from __future__ import annotations
@@ -200,7 +199,7 @@ def ransac_lines(
             break
         n = np.stack([-d[ok, 1], d[ok, 0]], axis=1) / norm[ok, None]
         c = -np.sum(n * p[ok], axis=1)
-        dist = np.abs(remaining @ n.T + c)  # (N, H)
+        dist = np.abs(np.einsum("nk,hk->nh", remaining, n) + c)  # (N, H)
         support = (dist < tol).sum(axis=0)
         h = int(np.argmax(support))
         if support[h] < min_support:
@@ -269,57 +268,33 @@ def outer_quad(cloth: Cloth) -> tuple[list[Line], FloatArray]:
     return lines, corners
 
 
-#: Marking edges and lines are measured on a copy at most this wide: a chalk line 3 mm wide
-#: is about one pixel here, and 1080p frames cost no more than 720p ones.
-DETAIL_WIDTH = 1280
-
-
-def detail_copy(image: UInt8Array) -> tuple[FloatArray, float]:
-    """Brightness (HSV value: the brightest channel, so the cloth's own colour carries the
-    signal whatever that colour is) at most :data:`DETAIL_WIDTH` wide, and its scale."""
-    h, w = image.shape[:2]
-    scale = min(1.0, DETAIL_WIDTH / w)
-    small = image
-    if scale < 1.0:
-        small = np.asarray(
-            cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-        )
-    value = np.max(small, axis=2)
-    return np.asarray(value, dtype=np.float64), scale
-
-
-def line_response(grey: FloatArray) -> FloatArray:
-    """Difference of Gaussians, positive part: a chalk line a few pixels wide and a few grey
-    levels brighter than the cloth stands out (broadcast JPEG smears it over 4-6 px), slow
-    lighting gradients and the cloth's texture do not."""
-    g = grey.astype(np.float32)
-    fine = cv2.GaussianBlur(g, (0, 0), 1.5)
-    coarse = cv2.GaussianBlur(g, (0, 0), 6.0)
-    out: FloatArray = np.maximum(fine - coarse, 0.0).astype(np.float64)
-    return out
-
-
-def sample(img: FloatArray, pts: FloatArray) -> FloatArray:
-    """Bilinear samples of ``img`` at ``(..., 2)`` pixel points; NaN outside the image."""
+def sample(img: npt.NDArray[np.uint8] | npt.NDArray[np.float32] | FloatArray, pts: FloatArray) -> FloatArray:
+    """Bilinear samples of ``img`` at ``(..., 2)`` pixel points; NaN outside the image. A colour
+    image gives the brightest channel (HSV value), so the cloth's own colour carries the signal
+    whatever that colour is. Only the points asked for are read: no full-frame conversion."""
     shape = pts.shape[:-1]
     flat = pts.reshape(-1, 2).astype(np.float32)
-    h, w = img.shape
+    h, w = img.shape[:2]
+    src = img if img.dtype == np.uint8 else np.asarray(img, dtype=np.float32)
     vals = cv2.remap(
-        img.astype(np.float32),
+        src,
         flat[:, 0].reshape(-1, 1),
         flat[:, 1].reshape(-1, 1),
         cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=np.nan,
+        borderMode=cv2.BORDER_REPLICATE,
     )
-    out: FloatArray = np.asarray(vals, dtype=np.float64).reshape(shape)
+    arr = np.asarray(vals, dtype=np.float64)
+    if arr.ndim == 3:
+        arr = arr.max(axis=2)
+    out: FloatArray = arr.reshape(shape)
     inside = (flat[:, 0] >= 0) & (flat[:, 0] <= w - 1) & (flat[:, 1] >= 0) & (flat[:, 1] <= h - 1)
     out.reshape(-1)[~inside] = np.nan
     return out
 
 
-def robust_curve(pts: FloatArray, tol: float, iterations: int = 120, seed: int = 0) -> npt.NDArray[np.bool_]:
-    """Inliers of the best quadratic curve through image points (RANSAC on three points).
+def robust_curve(pts: FloatArray, tol: float, iterations: int = 80, seed: int = 0) -> npt.NDArray[np.bool_]:
+    """Inliers of the best quadratic curve through image points (RANSAC on three points, all
+    hypotheses scored in one vectorised step).
 
     A quadratic, not a line, so that a cushion bent by lens distortion still counts as one
     curve; occluded samples (a ball, a cue, an arm) are the outliers.
@@ -331,22 +306,36 @@ def robust_curve(pts: FloatArray, tol: float, iterations: int = 120, seed: int =
     _, _, vt = np.linalg.svd(pts - centre, full_matrices=False)
     t = (pts - centre) @ vt[0]
     d = (pts - centre) @ vt[1]
+    t = t / max(float(np.abs(t).max()), 1e-9)
     rng = np.random.default_rng(seed)
-    best = np.zeros(n, dtype=bool)
     design = np.stack([t * t, t, np.ones(n)], axis=1)
-    for _ in range(iterations):
-        idx = rng.choice(n, 3, replace=False)
-        try:
-            coef = np.linalg.solve(design[idx], d[idx])
-        except np.linalg.LinAlgError:
-            continue
-        inl = np.abs(design @ coef - d) < tol
-        if inl.sum() > best.sum():
-            best = inl
+    idx = np.sort(rng.random((iterations, n)).argsort(axis=1)[:, :3], axis=1)
+    a = design[idx]
+    ok = np.abs(np.linalg.det(a)) > 1e-9
+    if not ok.any():
+        return np.zeros(n, dtype=bool)
+    coef = np.linalg.solve(a[ok], d[idx[ok]][..., None])[..., 0]
+    inl = np.abs(np.einsum("hk,nk->hn", coef, design) - d[None]) < tol
+    best = inl[int(np.argmax(inl.sum(axis=1)))]
     if best.sum() >= 3:
-        coef, *_ = np.linalg.lstsq(design[best], d[best], rcond=None)
-        best = np.abs(design @ coef - d) < tol
-    return best
+        c, *_ = np.linalg.lstsq(design[best], d[best], rcond=None)
+        best = np.abs(design @ c - d) < tol
+    out: npt.NDArray[np.bool_] = best
+    return out
+
+
+def sagitta(pts: FloatArray) -> float:
+    """How far (px) the points bow away from their chord: ~0 for a straight cushion, a few
+    pixels where the lens bends it. Decides whether distortion is fitted at all."""
+    if len(pts) < 6:
+        return 0.0
+    centre = pts.mean(axis=0)
+    _, _, vt = np.linalg.svd(pts - centre, full_matrices=False)
+    t = (pts - centre) @ vt[0]
+    d = (pts - centre) @ vt[1]
+    half = max(float(np.abs(t).max()), 1e-9)
+    c, *_ = np.linalg.lstsq(np.stack([t * t, t, np.ones_like(t)], axis=1), d, rcond=None)
+    return float(abs(c[0]) * half * half)
 
 
 #: Projects ``(N, 2)`` table millimetres at height ``z`` to detail-copy pixels.
@@ -374,6 +363,27 @@ def _peak(values: FloatArray, start: npt.NDArray[np.intp]) -> tuple[FloatArray, 
         denom = a - 2 * b + c
         ok = np.isfinite(a) & np.isfinite(c) & (denom < 0)
         off = np.where(ok, 0.5 * (a - c) / np.where(ok, denom, 1.0), 0.0)
+    return i + np.clip(off, -0.5, 0.5), b
+
+
+def _innermost_peak(values: FloatArray, start: npt.NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
+    """Sub-sample index and height of each row's LAST local maximum at or after ``start`` that
+    is at least half the row's largest (rows run from outside the table in towards the bed)."""
+    n, m = values.shape
+    cols = np.arange(m)[None, :]
+    v = np.where((cols >= start[:, None]) & np.isfinite(values), values, -np.inf)
+    top = v.max(axis=1, keepdims=True)
+    left = np.concatenate([np.full((n, 1), -np.inf), v[:, :-1]], axis=1)
+    right = np.concatenate([v[:, 1:], np.full((n, 1), -np.inf)], axis=1)
+    cand = (v >= left) & (v >= right) & (v >= 0.5 * top) & np.isfinite(v)
+    i = np.clip(m - 1 - np.argmax(cand[:, ::-1], axis=1), 1, m - 2)
+    rows = np.arange(n)
+    a, b, c = v[rows, i - 1], v[rows, i], v[rows, i + 1]
+    with np.errstate(invalid="ignore"):
+        denom = a - 2 * b + c
+        ok = np.isfinite(a) & np.isfinite(c) & (denom < 0)
+        off = np.where(ok, 0.5 * (a - c) / np.where(ok, denom, 1.0), 0.0)
+    b = np.where(cand.any(axis=1), b, -np.inf)
     return i + np.clip(off, -0.5, 0.5), b
 
 
@@ -410,18 +420,27 @@ def _grid(side: str, along: FloatArray, offsets: FloatArray) -> FloatArray:
 
 
 def nose_points(
-    grey: FloatArray, cloth: FloatArray, to_image: ToImage, side: str, offsets: FloatArray, z: float
+    image: UInt8Array,
+    cloth: Cloth,
+    to_image: ToImage,
+    side: str,
+    offsets: FloatArray,
+    z: float,
+    step: float = 40.0,
 ) -> FloatArray:
-    """Image points of the cushion nose along one side (detail pixels), outliers removed.
+    """Image points where the bed of cloth ends along one side (image pixels), outliers removed.
 
-    Along each sampled normal the nose is the strongest brightness step inside the cloth: the
-    rail's own edge is excluded by starting where the cloth does, so the wooden rail never wins.
+    Along each sampled normal, going out from the bed, the edge is the first brightness step at
+    least half as strong as the strongest one inside the cloth: the bed's own boundary, not the
+    cushion's face or nose line beyond it (their height differs, see
+    :func:`calibration.fit.edge_height`). The rail's edge is excluded by starting where the
+    cloth does, so the wooden rail never wins.
     """
-    along = _along(side, 40.0)
+    along = _along(side, step)
     table = _grid(side, along, offsets)
     px = to_image(table.reshape(-1, 2), z).reshape(table.shape)
-    prof = sample(grey, px)
-    inside = sample(cloth, px) > 0.5
+    prof = sample(image, px)
+    inside = sample(cloth.mask, px * cloth.scale) > 127
     grad = np.abs(np.gradient(prof, axis=1))
     # First sample from which the profile stays on cloth; then two more for the rail edge.
     start = np.argmax(np.cumprod(inside[:, ::-1], axis=1)[:, ::-1], axis=1) + 2
@@ -436,65 +455,3 @@ def nose_points(
     keep = robust_curve(img, tol=1.5)
     out: FloatArray = img[keep]
     return out
-
-
-def baulk_points(
-    response: FloatArray, to_image: ToImage, shift: float, half_window: float = 24.0
-) -> tuple[FloatArray, FloatArray]:
-    """Image points of the baulk-line and of the D's arc (detail pixels), each the brightest
-    thin-line response across the expected marking, ``shift`` mm from where it is expected."""
-    offsets = np.linspace(-half_window, half_window, 33)
-    along = np.arange(120.0, TABLE.width - 120.0, 30.0)
-    x = TABLE.baulk_line + shift
-    table = np.empty((len(along), len(offsets), 2))
-    table[..., 0] = x + offsets[None, :]
-    table[..., 1] = along[:, None]
-    line = _ridge(response, to_image, table, offsets)
-    dc = np.array([x, TABLE.centre_line_y])
-    angles = np.linspace(-np.pi / 2 + 0.15, np.pi / 2 - 0.15, 40)
-    radial = np.stack([-np.cos(angles), np.sin(angles)], axis=1)
-    radii = TABLE.d_radius + offsets
-    table = dc + radii[None, :, None] * radial[:, None, :]
-    arc = _ridge(response, to_image, table, offsets)
-    return line, arc
-
-
-def _ridge(response: FloatArray, to_image: ToImage, table: FloatArray, offsets: FloatArray) -> FloatArray:
-    px = to_image(table.reshape(-1, 2), 0.0).reshape(table.shape)
-    prof = sample(response, px)
-    idx, height = _peak(prof, np.zeros(len(prof), dtype=np.intp))
-    noise = np.median(np.nan_to_num(prof, nan=0.0), axis=1)
-    ok = np.isfinite(height) & (height > 0.8) & (height > 2.5 * noise)
-    i0 = np.clip(np.floor(idx).astype(int), 0, len(offsets) - 2)
-    frac = idx - i0
-    rows = np.arange(len(prof))
-    img = px[rows, i0] * (1 - frac[:, None]) + px[rows, i0 + 1] * frac[:, None]
-    img = img[ok]
-    keep = robust_curve(img, tol=1.5) if len(img) >= 6 else np.zeros(len(img), dtype=bool)
-    out: FloatArray = img[keep]
-    return out
-
-
-def marking_score(response: FloatArray, to_image: ToImage) -> tuple[float, float]:
-    """How strongly the baulk-line and D show up where a homography puts them, and at which
-    shift (mm along the table) they show best; the contrast against other shifts is the score.
-
-    Why a shift: the first homography comes from the cloth outline, whose distance behind the
-    cushion nose is only roughly known, so the markings are searched for, not assumed.
-    """
-    shifts = np.arange(-90.0, 91.0, 3.0)
-    along = np.linspace(150.0, TABLE.width - 150.0, 40)
-    arc = TABLE.d_arc(40)[3:-3]
-    base = np.vstack([np.stack([np.full_like(along, TABLE.baulk_line), along], axis=1), arc])
-    table = base[None, :, :] + np.stack([shifts, np.zeros_like(shifts)], axis=1)[:, None, :]
-    px = to_image(table.reshape(-1, 2), 0.0).reshape(table.shape)
-    # A trimmed mean along the marking: a ball on it is a few samples, a chalk line is all.
-    vals = np.sort(np.nan_to_num(sample(response, px), nan=0.0), axis=1)
-    n = vals.shape[1]
-    prof = vals[:, n // 5 : (4 * n) // 5].mean(axis=1)
-    if not np.any(np.isfinite(prof)):
-        return 0.0, 0.0
-    prof = np.nan_to_num(prof, nan=0.0)
-    best = int(np.argmax(prof))
-    spread = float(np.median(np.abs(prof - np.median(prof)))) + 0.05
-    return float((prof[best] - np.median(prof)) / spread), float(shifts[best])
