@@ -190,6 +190,11 @@ def render_background(conditions: Conditions, rays: Rays, seed: int = 0) -> U8:
         np.hypot(rays.direction[..., 0], rays.direction[..., 1]), 1e-6
     )
     nap = 1.0 + conditions.nap * view_along
+    # Sheen: baize looks brighter seen steeply than at a grazing angle (Task1: V rises from
+    # ~130 at the far cushion to ~190 near the camera); normalised so the mean is unchanged.
+    steep = np.clip(-rays.direction[..., 2], 0.05, 1.0)
+    mean_steep = float(np.mean(steep[on_bed])) if on_bed.any() else 1.0
+    nap = nap * (steep / mean_steep) ** conditions.sheen
     mottle = (
         1.0 + 0.02 * _smooth_noise((h, w), 40, rng) + 0.012 * rng.standard_normal((h, w)).astype(np.float32)
     )
@@ -212,7 +217,7 @@ def render_background(conditions: Conditions, rays: Rays, seed: int = 0) -> U8:
     for pocket in TABLE.pockets.values():
         px, py = pocket.centre
         r_hole = pocket.radius * 1.12
-        for plane_x, plane_y, zone in ((rx, ry, out > -5.0), (cx, cy, on_bed)):
+        for plane_x, plane_y, zone in ((rx, ry, (out > -5.0) & (out <= outer)), (cx, cy, on_bed)):
             d = np.hypot(plane_x - px, plane_y - py)
             if zone is not on_bed:
                 leather = (d <= r_hole + 34.0) & (out > 0) & (out <= outer)
