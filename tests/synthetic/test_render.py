@@ -70,6 +70,40 @@ def test_ball_drawn_at_its_true_pixel(conditions: Conditions) -> None:
     assert np.abs(frame[v, u].astype(int) - renderer.background[v, u]).sum() > 60
 
 
+_BROADCAST = Renderer(replace(broadcast(640, 360), noise=0.0))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.floats(TABLE.ball_radius, TABLE.length - TABLE.ball_radius),
+    st.floats(TABLE.ball_radius, TABLE.width - TABLE.ball_radius),
+)
+def test_any_ball_on_the_bed_is_centred_on_its_truth_pixel(x: float, y: float) -> None:
+    """Anywhere on the bed, the silhouette's centroid is within half a pixel of the
+    projected centre (perspective moves a sphere's outline centre only slightly)."""
+    layer = _BROADCAST.painter.ball_layer("red1", np.array([[x, y]]))
+    assert layer is not None
+    (x0, y0, _, _), alpha, _ = layer
+    a = alpha[..., 0]
+    ys, xs = np.mgrid[0 : a.shape[0], 0 : a.shape[1]]
+    centroid = np.array([(xs * a).sum() / a.sum() + x0, (ys * a).sum() / a.sum() + y0])
+    truth = _BROADCAST.conditions.camera.project([(x, y)], TABLE.ball_radius)[0]
+    assert np.hypot(*(centroid - truth)) < 0.5
+
+
+def test_a_ball_dropping_within_the_exposure_is_faded() -> None:
+    """Present for half the exposure: drawn at about half its coverage."""
+    xy = np.array([[1500.0, 900.0]])
+    full = _BROADCAST.frame(("black",), np.repeat(xy[None], 4, axis=0), None).astype(int)
+    half_track = np.repeat(xy[None], 4, axis=0)
+    half_track[2:] = np.nan
+    half = _BROADCAST.frame(("black",), half_track, None).astype(int)
+    u, v = np.round(_BROADCAST.conditions.camera.project(xy, TABLE.ball_radius)[0]).astype(int)
+    bg = _BROADCAST.background[v, u].astype(int)
+    ratio = np.abs(half[v, u] - bg).sum() / np.abs(full[v, u] - bg).sum()
+    assert 0.35 < ratio < 0.65
+
+
 def test_occluders_cover_the_white_during_a_stroke() -> None:
     tl = _timeline()
     caps = capsules_at(tl.actions, 0.05)

@@ -391,7 +391,7 @@ class BallPainter:
         alpha = (alpha_sum / k)[..., None].astype(np.float32)
         return (x0, y0, x1, y1), alpha, (colour_sum / k).astype(np.float32)
 
-    def shadow(self, frame: U8, track: FloatArray) -> None:
+    def shadow(self, frame: U8, track: FloatArray, weight: float = 1.0) -> None:
         """Darken the cloth under a ball (soft contact shadow of the overhead canopy),
         averaged over the sub-frame positions ``track`` ``(K, 2)`` (mm, no NaN)."""
         layer = self._cached(("shadow", "", track.tobytes()), lambda: self._shadow_layer(track))
@@ -399,9 +399,11 @@ class BallPainter:
             return
         (x0, y0, x1, y1), gain, _ = layer
         region = frame[y0:y1, x0:x1]
+        if weight < 1.0:
+            gain = 1.0 - (1.0 - gain) * weight
         region[:] = np.clip(region * gain, 0, 255).astype(np.uint8)
 
-    def paint(self, frame: U8, ball: str, track: FloatArray) -> None:
+    def paint(self, frame: U8, ball: str, track: FloatArray, weight: float = 1.0) -> None:
         """Paint ``ball`` blurred over the sub-frame positions ``track`` ``(K, 2)`` (mm, no
         NaN) into ``frame`` (BGR uint8, modified in place)."""
         key = ("ball", colour_of(ball).value, track.tobytes())
@@ -411,6 +413,8 @@ class BallPainter:
         (x0, y0, x1, y1), a, colour = layer
         assert colour is not None
         region = frame[y0:y1, x0:x1]
+        if weight < 1.0:  # on the cloth for only part of the exposure: partly transparent
+            a, colour = a * weight, colour * weight
         region[:] = np.clip(region * (1.0 - a) + colour, 0, 255).astype(np.uint8)
 
 
@@ -479,7 +483,8 @@ class Renderer:
     ) -> U8:
         """One frame: ``subframes`` is ``(K, B, 2)`` ball positions (mm) over the exposure,
         NaN where a ball is off the cloth; a ball absent at any sub-time is drawn only over
-        the sub-times it is present (it vanishes into a pocket within the exposure).
+        the sub-times it is present, faded by the fraction of the exposure it is there (it
+        drops into a pocket within the exposure).
 
         ``capsules`` are :class:`vision.synthetic.occluders.Capsule` of the people in view.
         """
@@ -494,10 +499,11 @@ class Renderer:
             depth = self.painter.depth(np.column_stack([mid, np.full(len(mid), TABLE.ball_radius)]))
             order = [visible[i] for i in np.argsort(-depth)]
             tracks = {j: self._thin(subframes[present[:, j], j]) for j in order}
+            presence = {j: float(present[:, j].mean()) for j in order}
             for j in order:
-                self.painter.shadow(img, tracks[j])
+                self.painter.shadow(img, tracks[j], presence[j])
             for j in order:
-                self.painter.paint(img, ball_names[j], tracks[j])
+                self.painter.paint(img, ball_names[j], tracks[j], presence[j])
         if capsules:
             caps = [c for c in capsules if isinstance(c, Capsule)]
             draw_capsules(img, self.conditions.camera, caps, self.conditions.light)
