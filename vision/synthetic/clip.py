@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from adjudicator.eventlog import Strike, event_to_dict
+from adjudicator.eventlog import Place, Strike, event_to_dict
 from calibration.errors import BaulklineError
 from calibration.table import TABLE
 from vision.synthetic.conditions import Conditions
@@ -99,6 +99,23 @@ def _subframes(timeline: Timeline, t: float, exposure: float, px_per_mm: float) 
     return sample_positions(timeline, t + np.linspace(-exposure / 2, exposure / 2, k))
 
 
+def action_moments(timeline: Timeline) -> list[float | None]:
+    """Per action, the time of its strike (a stroke) or of its place event (a placement), so
+    the cue meets the white and the hand is over the ball exactly when the log says."""
+    out: list[float | None] = []
+    for a in timeline.actions:
+        if a.kind == "stroke":
+            times = [e.t for e in timeline.events if isinstance(e, Strike) and a.t_start <= e.t <= a.t_end]
+        else:
+            times = [
+                e.t
+                for e in timeline.events
+                if isinstance(e, Place) and e.ball == a.ball and a.t_start <= e.t <= a.t_end
+            ]
+        out.append(times[0] if times else None)
+    return out
+
+
 def ensure_writable(out_dir: Path, name: str) -> None:
     """Fail fast, with one line naming the folder, before any simulating or rendering."""
     try:
@@ -135,11 +152,7 @@ def render_clip(
     cam = conditions.camera
     px_per_mm = cam.intrinsics.fx / float(np.linalg.norm(cam.centre - cam.target))
     exposure = conditions.exposure / conditions.fps
-    strikes = [e.t for e in timeline.events if isinstance(e, Strike)]
-    action_strikes: list[float | None] = []
-    for a in timeline.actions:
-        inside = [s for s in strikes if a.t_start <= s <= a.t_end]
-        action_strikes.append(inside[0] if inside and a.kind == "stroke" else None)
+    moments = action_moments(timeline)
 
     video = out_dir / f"{name}.mp4"
     with H264Writer(
@@ -147,7 +160,7 @@ def render_clip(
     ) as writer:
         for t in times:
             sub = _subframes(timeline, float(t), exposure, px_per_mm)
-            caps = capsules_at(timeline.actions, float(t), action_strikes)
+            caps = capsules_at(timeline.actions, float(t), moments)
             writer.write(renderer.frame(timeline.ball_names, sub, list(caps)))
 
     truth = out_dir / f"{name}.truth.jsonl"

@@ -130,17 +130,22 @@ def stroke_capsules(action: Action, t: float, strike: float | None = None) -> li
     ]
 
 
-def place_capsules(action: Action, t: float) -> list[Capsule]:
-    """A hand reaching from the nearest side of the table to ``action.position``, holding
-    the ball down at the middle of the action, then withdrawing."""
+def place_capsules(action: Action, t: float, moment: float | None = None) -> list[Capsule]:
+    """A hand reaching from the nearest side of the table to ``action.position``, over the
+    ball at ``moment`` (the place event's time; the action's middle if not given), then
+    withdrawing."""
     x, y = action.position
     # Reach from the nearest long or short side, from outside the rail.
     sides = [(x, -700.0), (x, TABLE.width + 700.0), (-700.0, y), (TABLE.length + 700.0, y)]
     dists = [y, TABLE.width - y, x, TABLE.length - x]
     sx, sy = sides[int(np.argmin(dists))]
-    mid = (action.t_start + action.t_end) / 2.0
-    half = max((action.t_end - action.t_start) / 2.0, 1e-3)
-    reach = _smooth(1.0 - abs(t - mid) / half * 0.9) if action.t_start <= t <= action.t_end else 0.0
+    mid = (action.t_start + action.t_end) / 2.0 if moment is None else moment
+    if not action.t_start <= t <= action.t_end:
+        reach = 0.0
+    elif t <= mid:
+        reach = _smooth((t - action.t_start) / max(mid - action.t_start, 1e-3))
+    else:
+        reach = _smooth((action.t_end - t) / max(action.t_end - mid, 1e-3))
     hx = sx + (x - sx) * reach
     hy = sy + (y - sy) * reach
     hand = (hx, hy, 55.0 + 150.0 * (1.0 - reach))
@@ -156,17 +161,19 @@ def place_capsules(action: Action, t: float) -> list[Capsule]:
 
 
 def capsules_at(
-    actions: Sequence[Action], t: float, strikes: Sequence[float | None] | None = None
+    actions: Sequence[Action], t: float, moments: Sequence[float | None] | None = None
 ) -> list[Capsule]:
-    """Every capsule of the people at the table at time ``t``."""
+    """Every capsule of the people at the table at time ``t``; ``moments`` are, per action,
+    the time of its strike or place event (the action's middle where ``None``)."""
     out: list[Capsule] = []
     for i, a in enumerate(actions):
         if not a.t_start <= t <= a.t_end:
             continue
+        moment = None if moments is None else moments[i]
         if a.kind == "stroke":
-            out += stroke_capsules(a, t, None if strikes is None else strikes[i])
+            out += stroke_capsules(a, t, moment)
         else:
-            out += place_capsules(a, t)
+            out += place_capsules(a, t, moment)
     return out
 
 
