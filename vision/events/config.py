@@ -54,14 +54,21 @@ class EventConfig:
             normal) that counts as a contact: the velocity noise of two fits, 4 sigmas,
             at least 40 mm/s (a ball moving slower than this travels under 1.5 mm a frame
             at 30 fps and cannot be told from noise).
-        simultaneous_s: two contacts of the white closer in time than this are reported at
-            the same ``t`` (simultaneous, Section 3 Rule 12 cases). 1 ms: a ball at 1 m/s
-            moves 1 mm in that time, which is the position noise; two contacts the fits
-            place closer than that cannot be ordered by any camera.
+        simultaneous_mm: two contacts of the white are reported at the same ``t``
+            (simultaneous: Section 3 Rule 11(c) and Rule 6) when the white travelled less than
+            this between them. Each contact is where a straight-line fit to ``fit_frames``
+            noisy samples, extrapolated to its end, meets a ball: that end point has a
+            standard deviation of ``noise * sqrt((4n - 2) / (n (n + 1)))`` along the path,
+            and the difference of two contacts ``sqrt(2)`` times that; closer than 3 such
+            sigmas, no camera can order them.
+        touch_frames: frames of rest averaged for the touching gaps and the rest positions
+            (1.5 s, cut short when anything moves again): the gap's noise shrinks with the
+            square root of the frames, and balls at rest stay put until the next stroke.
         touching_mm: the white and a ball at rest are touching when the measured gap
-            between them is under this: 2 standard deviations of the gap measured from a
-            rest window's mean positions, at least 1 mm (the gap a referee can judge from
-            above the table).
+            between them is under this: 1 mm (the gap a referee can judge from above the
+            table, and the physics' own definition) plus 2 standard deviations of the gap
+            measured from ``touch_frames`` mean positions: a gap reported as open is open
+            beyond the noise.
         hide_timeout_s: a ball hidden while still moving stops holding up the rest after this.
         max_stroke_s: a stroke still moving after this is closed with a rest anyway.
     """
@@ -79,7 +86,8 @@ class EventConfig:
     fit_frames: int
     accel_prior: float
     impulse_mm_s: float
-    simultaneous_s: float
+    simultaneous_mm: float
+    touch_frames: int
     touching_mm: float
     hide_timeout_s: float
     max_stroke_s: float
@@ -110,6 +118,9 @@ class EventConfig:
         n = fit_frames
         sigma_v = noise_mm * fps * math.sqrt(12.0 / (n * (n * n - 1)))
         gap_sigma = noise_mm * math.sqrt(2.0 / rest_frames)
+        touch_frames = max(rest_frames, math.ceil(1.5 * fps))
+        touch_sigma = noise_mm * math.sqrt(2.0 / touch_frames)
+        end_sigma = noise_mm * math.sqrt((4.0 * n - 2.0) / (n * (n + 1.0)))
         return cls(
             table=table,
             fps=float(fps),
@@ -124,8 +135,9 @@ class EventConfig:
             fit_frames=fit_frames,
             accel_prior=SLIDING_FRICTION * GRAVITY,
             impulse_mm_s=max(40.0, 4.0 * math.sqrt(2.0) * sigma_v),
-            simultaneous_s=1e-3,
-            touching_mm=max(1.0, 2.0 * gap_sigma),
+            simultaneous_mm=3.0 * math.sqrt(2.0) * end_sigma,
+            touch_frames=touch_frames,
+            touching_mm=1.0 + 2.0 * touch_sigma,
             hide_timeout_s=3.0,
             max_stroke_s=120.0,
         )

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from adjudicator.eventlog import FrameStart, InputEvent, Place, Rest
+from adjudicator.eventlog import FrameStart, InputEvent, Place, Rest, Strike
 from calibration.table import TABLE, TableSpec, colour_of
 from vision.events.config import EventConfig
 from vision.events.geometry import pocket_entry
@@ -111,6 +111,12 @@ class EventInferer:
         self.rest = np.full((len(self.names), 2), np.nan)
         self._frames: list[_Frame] = []
         self._stroke_from = 0
+        # Index in the buffer where every ball was first found settled, and their means then.
+        self._settled_at: int | None = None
+        self._settle_mean = np.full((len(self.names), 2), np.nan)
+        # Whether the white was put down by hand since the last stroke (in hand: a hand may
+        # still roll it about the D, which is no stroke).
+        self._in_hand = False
         self._t_last = 0.0
         # Per ball: consecutive unmeasured frames now, and whether it has been out of sight
         # (or jumped) since its rest position was last set: only such a ball can be placed.
@@ -256,6 +262,7 @@ class EventInferer:
             if np.isnan(self.rest[b, 0]) or float(np.hypot(*(mean - self.rest[b]))) > cfg.place_mm:
                 if np.isnan(self.rest[b, 0]) or self._handled[b]:
                     out.append(Place(t=window[0].t, ball=name, position=_xy(mean)))
+                    self._in_hand |= b == self._white
                 self.rest[b] = mean
                 self._handled[b] = False
             elif self._handled[b] and self._unseen_run[b] == 0:
@@ -301,19 +308,33 @@ class EventInferer:
 
     def _moving(self, force: bool) -> list[InputEvent]:
         cfg = self.cfg
-        frames = self._frames[self._stroke_from :]
-        window = self._window()
+        end = len(self._frames)
         if not force:
-            if len(frames) < 2 * cfg.rest_frames:
-                return []
-            long = frames[-1].t - frames[0].t > cfg.max_stroke_s
-            on = [
-                b
-                for b in range(len(self.names))
-                if not np.isnan(self.rest[b, 0]) or any(f.seen[b] for f in frames)
-            ]
-            if not long and not all(self._settled(b, frames, window) for b in on):
-                return []
+            if self._settled_at is None:
+                frames = self._frames[self._stroke_from :]
+                if len(frames) < 2 * cfg.rest_frames:
+                    return []
+                window = self._window()
+                long = frames[-1].t - frames[0].t > cfg.max_stroke_s
+                on = [
+                    b
+                    for b in range(len(self.names))
+                    if not np.isnan(self.rest[b, 0]) or any(f.seen[b] for f in frames)
+                ]
+                if not long and not all(self._settled(b, frames, window) for b in on):
+                    return []
+                self._settled_at = len(self._frames) - len(window)
+                self._settle_mean = np.array(
+                    [self._mean_or_nan(window, b) for b in range(len(self.names))]
+                ).reshape(-1, 2)
+            if self._changed():
+                end -= 1  # that frame belongs to what comes next (a stroke, a hand)
+            elif end - self._settled_at < cfg.touch_frames:
+                return []  # balls at rest stay put: average longer for the touching gaps
+        settled_at = self._settled_at if self._settled_at is not None else end - cfg.rest_frames
+        settled_at = max(self._stroke_from, min(settled_at, end - 1))
+        frames = self._frames[self._stroke_from : end]
+        window = self._frames[settled_at:end]
         sf = StrokeFrames(
             ball_names=self.names,
             times=np.array([f.t for f in frames]),
@@ -324,6 +345,17 @@ class EventInferer:
         )
         outcome = analyse_stroke(sf, cfg, final_window=len(window), t_min=self._t_last)
         events: list[InputEvent] = list(outcome.events)
+        w = self._white
+        rolled = self._rolled_in_hand(outcome.events, window)
+        if rolled is not None:
+            # The white in hand nudged round the D by a hand: a placement, not a stroke.
+            self.rest[w] = rolled
+            self.phase = Phase.AT_REST
+            self._frames = self._frames[-cfg.rest_frames :]
+            self._stroke_from = 0
+            self._settled_at = None
+            self._handled[:] = False
+            return [Place(t=max(window[0].t, self._t_last), ball="white", position=_xy(rolled))]
         positions: dict[str, tuple[float, float]] = {}
         for b, name in enumerate(self.names):
             if name in outcome.gone:
@@ -348,7 +380,47 @@ class EventInferer:
         self.phase = Phase.AT_REST
         self._frames = self._frames[-cfg.rest_frames :]
         self._stroke_from = 0
+        self._settled_at = None
+        self._in_hand = False
         return events
+
+    def _rolled_in_hand(self, events: Sequence[InputEvent], window: Sequence[_Frame]) -> FloatArray | None:
+        """The white's new position when a "stroke" was a hand rolling the white in hand
+        about the D: it was placed there since the last stroke (Section 3 Rule 9(c): in hand
+        it may be moved until played), it touched nothing, and it stopped inside the D. A
+        real stroke that touches nothing and stays in the D is not told apart (it would be a
+        foul with no ball hit: a rare weak miss)."""
+        w = self._white
+        if w < 0 or not self._in_hand or any(not isinstance(e, Strike) for e in events):
+            return None
+        mean = self._still_mean(window, w, min_seen=1)
+        tol = self.cfg.still_mm
+        if mean is None or np.isnan(self.rest[w, 0]):
+            return None
+        table = self.cfg.table
+        start = self.rest[w]
+        if not (
+            table.in_d(float(mean[0]), float(mean[1]), tol=tol)
+            and table.in_d(float(start[0]), float(start[1]), tol=tol)
+        ):
+            return None
+        return mean
+
+    def _mean_or_nan(self, frames: Sequence[_Frame], b: int) -> FloatArray:
+        mean = self._still_mean(frames, b, min_seen=1)
+        return np.full(2, np.nan) if mean is None else mean
+
+    def _changed(self) -> bool:
+        """Whether the newest frame shows something move since every ball settled: a ball seen
+        away from its settled mean by more than the still radius, a settled ball lifted off
+        the cloth, or a ball put down: the rest's averaging stops there."""
+        cur = self._frames[-1]
+        known = ~np.isnan(self._settle_mean[:, 0])
+        d = np.hypot(*(cur.position - np.where(known[:, None], self._settle_mean, 0.0)).T)
+        moved = cur.seen & known & (d > self.cfg.still_mm)
+        lifted = known & (cur.state == TrackState.ABSENT)
+        put = cur.seen & ~known
+        return bool((moved | lifted | put).any())
 
     def _rest_event(self, t: float, positions: dict[str, tuple[float, float]]) -> MeasuredRest:
         """The rest, with every touching pair (the white's first: Section 3 Rule 13 is about

@@ -99,12 +99,30 @@ class _Candidate:
     cushion: CushionSegment | None = None
 
 
+def line_sigma(m: Motion, t: float, noise_mm: float) -> float:
+    """Standard deviation (mm) of a straight-line fit's position at ``t`` (sideways or along):
+    ``noise * sqrt(1/n + (t - mean)^2 / S_tt)`` for ``n`` evenly spaced samples; it grows
+    as the fit is extrapolated beyond its samples."""
+    if m.n < 2:
+        return 0.0
+    mean = 0.5 * (m.t_first + m.t_last)
+    step = (m.t_last - m.t_first) / (m.n - 1)
+    s_tt = m.n * (m.n * m.n - 1) / 12.0 * step * step
+    return noise_mm * math.sqrt(1.0 / m.n + (t - mean) ** 2 / max(s_tt, 1e-12))
+
+
 @dataclass
 class _Analysis:
     sf: StrokeFrames
     cfg: EventConfig
     breaks: list[list[float]] = field(default_factory=list)
     cand_frames: list[list[tuple[int, int]]] = field(default_factory=list)
+    #: The white's speed (mm/s) at each of its collisions and how far along its path the
+    #: contact may be misplaced by a sideways error of the fitted path (mm: the tangent of
+    #: the angle between the path and the line of centres times the path's sideways sigma),
+    #: by time: how far the white travelled between two contacts, against that, decides
+    #: whether they were simultaneous.
+    white_contact: dict[float, tuple[float, float]] = field(default_factory=dict)
 
     # ---- samples and fits ----------------------------------------------------------------
     def samples(self, b: int, k_lo: int, k_hi: int) -> tuple[FloatArray, FloatArray]:
@@ -348,6 +366,13 @@ def _ball_contact(an: _Analysis, cand: _Candidate) -> Collision | None:
     for b in (i, j):
         an.breaks[b].append(t_star)
         an.breaks[b].sort()
+    for b, m in ((i, mi), (j, mj)):
+        if names[b] == "white" and m is not None:
+            v = m.velocity(t_star)
+            speed = float(np.hypot(*v))
+            cos = abs(float(v @ n)) / speed if speed > 0 else 1.0
+            tan = math.sqrt(max(0.0, 1.0 - cos * cos)) / max(cos, 0.2)
+            an.white_contact[t_star] = (speed, tan * line_sigma(m, t_star, cfg.noise_mm))
     return Collision(t=t_star, balls=pair)
 
 
@@ -438,10 +463,21 @@ def _exits(an: _Analysis, final_window: int) -> list[InputEvent]:
         if model is None or model.is_still:
             continue
         t_last = float(sf.times[k_last])
-        speed = float(np.hypot(*model.velocity(t_last)))
         horizon = 3.0 * cfg.dt
+        # The fit since the last contact, then the last three samples alone: a ball that
+        # glanced off a jaw just before it dropped is only on its final line in those.
+        t_s, p_s = an.samples(b, 0, k_last)
+        brk = an.breaks[b][-1] if an.breaks[b] else -math.inf
+        keep = t_s > brk
+        tail = an.fit(t_s[keep][-3:], p_s[keep][-3:]) if int(keep.sum()) >= 3 else None
+        entry = None
+        for m in (model, tail):
+            if m is None or entry is not None:
+                continue
+            speed = float(np.hypot(*m.velocity(t_last)))
+            entry = pocket_entry(m, t_last, t_last + horizon, cfg.table, speed * horizon + cfg.radius)
+        speed = float(np.hypot(*model.velocity(t_last)))
         reach = speed * horizon + cfg.radius
-        entry = pocket_entry(model, t_last, t_last + horizon, cfg.table, reach)
         if entry is not None:
             t = max(entry.t, *(an.breaks[b] or [-math.inf]))
             out.append(Pot(t=t, ball=name, pocket=entry.pocket))
@@ -455,17 +491,31 @@ def _exits(an: _Analysis, final_window: int) -> list[InputEvent]:
     return out
 
 
-def _snap_simultaneous(events: list[InputEvent], tol: float) -> list[InputEvent]:
-    """Give white collisions closer than ``tol`` the earliest one's time (the contract's
-    "same t means simultaneous")."""
+def _snap_simultaneous(
+    events: list[InputEvent], tol_mm: float, contacts: dict[float, tuple[float, float]]
+) -> list[InputEvent]:
+    """Give a white collision the time of the white's previous one when the white travelled
+    less between them than the two contacts can be placed along its path (the contract's
+    "same t means simultaneous").
+
+    A contact at angle ``phi`` between the white's path and the line of centres moves along
+    the path by ``tan(phi)`` times any sideways error of the fitted path, and for two balls
+    either side of the path those shifts add up. So the tolerance is ``tol_mm`` (for
+    head-on contacts) combined with 3 sigmas of that sideways term: two glancing contacts
+    off a short, extrapolated fit cannot be ordered as finely as two full-ball ones.
+    """
     out: list[InputEvent] = []
     anchor = -math.inf
+    speed, side = 0.0, 0.0
     for e in events:
         if isinstance(e, Collision) and "white" in e.balls:
-            if e.t - anchor < tol:
+            v_e, side_e = contacts.get(e.t, (0.0, 0.0))
+            v = max(speed, v_e)
+            tol = math.hypot(tol_mm, 3.0 * (side + side_e))
+            if e.t == anchor or (v > 0.0 and (e.t - anchor) * v < tol):
                 e = Collision(t=anchor, balls=e.balls)
             else:
-                anchor = e.t
+                anchor, speed, side = e.t, v_e, side_e
         out.append(e)
     return out
 
@@ -506,7 +556,7 @@ def analyse_stroke(sf: StrokeFrames, cfg: EventConfig, final_window: int, t_min:
     t_floor = events[0].t if events and isinstance(events[0], Strike) else t_min
     events = [e if e.t >= t_floor else _retime(e, t_floor) for e in events]
     events.sort(key=lambda e: (e.t, not isinstance(e, Strike)))
-    events = _snap_simultaneous(events, cfg.simultaneous_s)
+    events = _snap_simultaneous(events, cfg.simultaneous_mm, an.white_contact)
     gone = frozenset(e.ball for e in events if isinstance(e, Pot | OffTable))
     return StrokeOutcome(events=tuple(events), gone=gone)
 
