@@ -21,7 +21,7 @@ from vision.detection.classical import ClassicalDetector
 from vision.source import FrameSource
 from vision.tracking.appearance import disc_appearance
 from vision.tracking.tracker import Tracker, TrackerState
-from vision.tracking.video import ScheduleConfig, VideoTracker
+from vision.tracking.video import ScheduleConfig, VideoTracker, region_mask
 from vision.tracks import TrackState
 
 FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage" / "broadcast-overhead"
@@ -77,11 +77,12 @@ def track_clip(clip: int, root: Path = FOOTAGE) -> ClipResult:
     centre = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in starts])
     radius = np.array([((b[2] - b[0]) + (b[3] - b[1])) / 4 for b in starts])
     detector = ClassicalDetector(classifier=None)
-    detector.learn(frame, source=f"{clip}.mp4 frame 0")
+    cloth = detector.learn(frame, source=f"{clip}.mp4 frame 0")
     seed = TrackerState.seed(
         ["white", "ball2"], centre, radius, appearance=disc_appearance(frame, centre, radius)
     )
-    vt = VideoTracker(detector, Tracker(seed), ScheduleConfig(full_every=0))
+    region = region_mask(cloth.region, frame.shape)
+    vt = VideoTracker(detector, Tracker(seed), ScheduleConfig(full_every=0), region)
     boxes: list[FloatArray] = [np.c_[centre - radius[:, None], centre + radius[:, None]]]
     states = [np.full(2, TrackState.SEEN)]
     for fr in frames:

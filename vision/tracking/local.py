@@ -31,8 +31,11 @@ def search(
     roi: tuple[int, int, int, int],
     colour: FloatArray,
     radius: float,
+    cloth: FloatArray | None = None,
+    region: npt.NDArray[np.bool_] | None = None,
     closer: float = 0.75,
-    min_area: float = 0.25,
+    min_area: float = 0.04,
+    min_thickness: float = 0.4,
 ) -> BallDetections:
     """Blobs in ``roi`` that look like a ball of Lab colour ``colour`` rather than the cloth.
 
@@ -41,9 +44,16 @@ def search(
         roi: ``(x0, y0, x1, y1)`` pixels to search.
         colour: the ball's remembered Lab colour (OpenCV 8-bit scale).
         radius: its apparent radius (pixels).
+        cloth: the cloth's Lab colour; by default the window's median (right unless the
+            window lies mostly off the cloth, e.g. over a cushion).
+        region: full-frame mask of the playing surface; pixels outside it are never ball (a
+            red against the red-brown rail would otherwise merge with it).
         closer: a pixel belongs to the ball when its distance to the ball's colour is below
             ``closer`` times its distance to the cloth.
-        min_area: smallest blob, as a fraction of the ball's disc area.
+        min_area: smallest core, as a fraction of the ball's disc (a whole ball's core is
+            about a fifth of it).
+        min_thickness: smallest distance-transform peak, in radii: a cue shaft or its tip
+            (a fifth of a ball across) is thinner than any ball, even a blurred one.
 
     Returns:
         The blobs as detections (colour unknown, confidence from the blob's thickness).
@@ -53,29 +63,38 @@ def search(
     if crop.shape[0] < 3 or crop.shape[1] < 3:
         return BallDetections.empty()
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
-    cloth = np.median(lab.reshape(-1, 3), axis=0)
+    ref = np.median(lab.reshape(-1, 3), axis=0) if cloth is None else cloth.astype(np.float32)
     d_ball = np.linalg.norm((lab - colour.astype(np.float32)) * _W, axis=2)
-    d_cloth = np.linalg.norm((lab - cloth) * _W, axis=2)
+    d_cloth = np.linalg.norm((lab - ref) * _W, axis=2)
     # The ball must also differ from the cloth clearly: a ball the colour of the cloth
     # (a green ball under dim light) is still darker than it.
-    sep = float(np.linalg.norm((colour.astype(np.float32) - cloth) * _W))
-    mask = ((d_ball < closer * d_cloth) & (d_cloth > 0.3 * sep)).astype(np.uint8)
+    sep = float(np.linalg.norm((colour.astype(np.float32) - ref) * _W))
+    inside = (d_ball < closer * d_cloth) & (d_cloth > 0.3 * sep)
+    if region is not None:
+        inside &= region[y0:y1, x0:x1]
+    mask = inside.astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    # The specular highlight is not the ball's colour: close the hole it leaves.
+    k = max(3, round(0.6 * radius) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    # Keep only what is at least ``min_thickness`` radii inside the blobs: the cue and its
+    # tip fall away, a ball pressed against the cue or a hand becomes a separate core, and
+    # a blurred streak keeps its centre line.
+    dt = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    core = (dt >= min_thickness * radius).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     centres: list[tuple[float, float]] = []
     scores: list[float] = []
     for i in range(1, n):
         if stats[i, cv2.CC_STAT_AREA] < min_area * np.pi * radius**2:
             continue
         bx, by, bw, bh = (int(v) for v in stats[i, :4])
-        blob = np.pad((labels[by : by + bh, bx : bx + bw] == i).astype(np.uint8), 1)
-        dt = cv2.distanceTransform(blob, cv2.DIST_L2, 3)
-        peak = float(dt.max())
+        sel = labels[by : by + bh, bx : bx + bw] == i
+        peak = float(dt[by : by + bh, bx : bx + bw][sel].max())
         if peak > 2.2 * radius:  # a hand or a shirt, not a ball
             continue
-        core = dt >= 0.7 * peak
-        ys, xs = np.nonzero(core)
-        centres.append((x0 + bx + xs.mean() - 1, y0 + by + ys.mean() - 1))
+        ys, xs = np.nonzero(sel)
+        centres.append((x0 + bx + xs.mean(), y0 + by + ys.mean()))
         scores.append(min(1.0, peak / max(radius, 1e-6)))
     if not centres:
         return BallDetections.empty()

@@ -34,7 +34,8 @@ class MotionConfig:
         gate_radii: gate half-width at rest, in ball radii.
         gate_along: extra gate along the motion per pixel of speed (pixels per frame).
         gate_across: extra gate across the motion per pixel of speed.
-        gate_growth: extra gate per unseen frame, in ball radii.
+        gate_growth: extra gate per unseen frame, in ball radii: a ball that vanished may have
+            been struck, and a struck ball covers up to about 12 radii per frame at 30 fps.
         gate_max: largest gate (pixels); beyond it only re-acquisition by appearance helps.
     """
 
@@ -44,8 +45,8 @@ class MotionConfig:
     gate_radii: float = 2.2
     gate_along: float = 1.2
     gate_across: float = 0.4
-    gate_growth: float = 1.5
-    gate_max: float = 260.0
+    gate_growth: float = 8.0
+    gate_max: float = 400.0
 
 
 def predict(

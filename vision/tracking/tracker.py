@@ -55,6 +55,8 @@ class TrackerConfig:
         appearance_gate: largest appearance distance for re-acquisition by appearance alone.
         appearance_rate: how fast a ball's remembered appearance follows a resting ball.
         reacquire_after: unseen frames after which a single-colour ball may be matched anywhere.
+        reacquire_look_after: the same for a ball of unknown colour, matched by appearance
+            alone (less certain: a shirt cuff looks like the white), so later.
         absent_after: unseen frames after which a ball last seen by a pocket is potted.
         pocket_radii: how close (ball radii) to a pocket centre "beside a pocket" is.
         duplicate_radii: a re-acquired detection this close to a matched ball is its duplicate.
@@ -65,7 +67,8 @@ class TrackerConfig:
     appearance_limit: float = 70.0
     appearance_gate: float = 30.0
     appearance_rate: float = 0.1
-    reacquire_after: int = 2
+    reacquire_after: int = 3
+    reacquire_look_after: int = 10
     absent_after: int = 45
     pocket_radii: float = 4.0
     duplicate_radii: float = 1.5
@@ -210,7 +213,10 @@ def step(
             & _compatible(state.colour, det.colour)
             & (app < cfg.appearance_limit)
         )
-        cost = np.where(ok, gd**2 + (app / cfg.appearance_scale) ** 2, _BIG)
+        # The grown gate only admits; the cost measures distance against the un-grown gate, so
+        # after an unseen frame the nearest candidate still wins over a look-alike further off.
+        near = gate_distance(pred, vel, state.radius, np.zeros_like(state.unseen), det.pixel, mc)
+        cost = np.where(ok, near**2 + (app / cfg.appearance_scale) ** 2, _BIG)
         rows, cols = linear_sum_assignment(cost)
         good = cost[rows, cols] < _BIG
         match[rows[good]] = cols[good]
@@ -241,7 +247,11 @@ def step(
         appear[slow] = np.nan_to_num(old, nan=0.0) * (1 - rate) + fresh * rate
     radius = state.radius.copy()
     if np.any(seen):
-        radius[seen] = 0.8 * radius[seen] + 0.2 * det.radius[match[seen]]
+        # Radii follow the detector slowly (perspective changes a ball's size by a few tens of
+        # percent across the table); an implausible radius (a detector's bad guess) is ignored.
+        r_det = det.radius[match[seen]]
+        plausible = (r_det > 0.7 * radius[seen]) & (r_det < 1.4 * radius[seen])
+        radius[seen] = np.where(plausible, 0.9 * radius[seen] + 0.1 * r_det, radius[seen])
     # A ball still unseen keeps its last seen position as the anchor for the pocket test.
     keep_pos = np.where((~seen & ~active)[:, None], state.pos, new_pos)
     return replace(
@@ -288,7 +298,11 @@ def _reacquire(
         if tc >= 0:
             ok = det.colour[free] == tc
             cost[i] = np.where(ok, dist, _BIG)
-        elif appearance is not None and np.all(np.isfinite(state.appearance[t])):
+        elif (
+            appearance is not None
+            and np.all(np.isfinite(state.appearance[t]))
+            and (state.unseen[t] >= cfg.reacquire_look_after or state.state[t] == TrackState.ABSENT)
+        ):
             a = appearance_distance(state.appearance[t : t + 1], appearance[free], 1, len(free))[0]
             cost[i] = np.where(a < cfg.appearance_gate, a / cfg.appearance_gate + dist, _BIG)
     rows, cols = linear_sum_assignment(cost)

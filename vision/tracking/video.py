@@ -36,6 +36,8 @@ class ScheduleConfig:
         full_every: frames between whole-table detections (0: never periodically).
         margin_radii: ROI margin around a gate, in ball radii.
         rest_speed: speed (pixels per frame) under which a ball counts as at rest.
+        lost_full: unseen frames after which the whole table is searched for a lost ball.
+        cloth: Lab colour of the cloth for the local search (None: each window's median).
     """
 
     thumb: float = 0.125
@@ -43,6 +45,8 @@ class ScheduleConfig:
     full_every: int = 30
     margin_radii: float = 2.0
     rest_speed: float = 0.4
+    lost_full: int = 6
+    cloth: tuple[float, ...] | None = None
 
 
 class VideoTracker:
@@ -52,12 +56,18 @@ class VideoTracker:
         detector: any :class:`~vision.detection.detections.BallDetector`.
         tracker: the tracker, seeded with the starting balls.
         schedule: the detection schedule.
+        region: full-frame mask of the playing surface (None: search everywhere).
     """
 
     def __init__(
-        self, detector: BallDetector, tracker: Tracker, schedule: ScheduleConfig | None = None
+        self,
+        detector: BallDetector,
+        tracker: Tracker,
+        schedule: ScheduleConfig | None = None,
+        region: npt.NDArray[np.bool_] | None = None,
     ) -> None:
         self.detector = detector
+        self.region = region
         self.tracker = tracker
         self.schedule = schedule or ScheduleConfig()
         self._thumb: npt.NDArray[np.int16] | None = None
@@ -85,11 +95,10 @@ class VideoTracker:
         lost = active & (state.unseen > 0) | (state.state == TrackState.ABSENT)
         periodic = sch.full_every > 0 and self.frames % sch.full_every == 0
         self.frames += 1
-        if periodic or np.any(lost & (state.unseen >= 2)) or np.any(state.state == TrackState.ABSENT):
-            det = self.detector.detect(frame)
+        det = self._local(frame, state, changed)
+        if periodic or np.any(lost & (state.unseen >= sch.lost_full)):
+            det = _dedupe(concat([det, self.detector.detect(frame)]))
             self.full_detections += 1
-        else:
-            det = self._local(frame, state, changed)
         app = disc_appearance(frame, det.pixel, det.radius)
         self.tracker.update(det, app)
         return self.tracker.state
@@ -102,6 +111,7 @@ class VideoTracker:
         th, tw = changed.shape
         parts: list[BallDetections] = []
         rois: list[tuple[int, int, int, int]] = []
+        cloth = None if sch.cloth is None else np.array(sch.cloth)
         for i in range(len(state.names)):
             if state.state[i] == TrackState.ABSENT:
                 continue
@@ -119,7 +129,7 @@ class VideoTracker:
                 )
                 continue
             pu, pv = u + state.vel[i, 0], v + state.vel[i, 1]
-            ext = sch.margin_radii * r + 1.3 * speed[i] + 1.5 * r * state.unseen[i]
+            ext = min(sch.margin_radii * r + 1.3 * speed[i] + 8.0 * r * state.unseen[i], 400.0)
             roi = (
                 int(max(0, min(u, pu) - ext)),
                 int(max(0, min(v, pv) - ext)),
@@ -127,14 +137,19 @@ class VideoTracker:
                 int(min(h, max(v, pv) + ext)),
             )
             if np.all(np.isfinite(state.appearance[i])):
-                parts.append(search(frame, roi, state.appearance[i], float(r)))
+                parts.append(search(frame, roi, state.appearance[i], float(r), cloth, self.region))
                 self.local_searches += 1
             else:
                 rois.append(roi)
         for roi in _merge(rois):
             parts.append(self.detector.detect(frame, roi))
             self.roi_detections += 1
-        return _dedupe(BallDetections_concat(parts))
+        return _dedupe(concat(parts))
+
+
+def region_mask(region: npt.NDArray[np.uint8], shape: tuple[int, ...]) -> npt.NDArray[np.bool_]:
+    """A working-scale playing-surface mask brought to full resolution ``shape``."""
+    return cv2.resize(region, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST) > 0
 
 
 def _merge(rois: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
@@ -156,7 +171,7 @@ def _merge(rois: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, i
     return out
 
 
-def BallDetections_concat(parts: list[BallDetections]) -> BallDetections:
+def concat(parts: list[BallDetections]) -> BallDetections:
     """Stack detection sets (the container itself has no concatenation)."""
     if not parts:
         return BallDetections.empty()
