@@ -41,9 +41,8 @@ def main(argv: list[str] | None = None) -> int:
 
     import cv2
 
-    from adjudicator.eventlog import Strike
     from benchmarks.results import stamp, update_section
-    from vision.synthetic.clip import _subframes, frame_times, render_clip
+    from vision.synthetic.clip import _subframes, action_moments, frame_times, render_clip
     from vision.synthetic.conditions import broadcast
     from vision.synthetic.occluders import capsules_at
     from vision.synthetic.realism import DEFAULT_FOOTAGE, cloth_stats, read_frames
@@ -54,11 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     timeline = simulate_sequence("break_off", seed=0)
     sim_s = time.perf_counter() - t0
-    strikes = [e.t for e in timeline.events if isinstance(e, Strike)]
-    action_strikes: list[float | None] = []
-    for a in timeline.actions:
-        inside = [s for s in strikes if a.t_start <= s <= a.t_end]
-        action_strikes.append(inside[0] if inside and a.kind == "stroke" else None)
+    moments = action_moments(timeline)
 
     rows: list[str] = []
     default_frame: U8 | None = None
@@ -75,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         inputs = [
             (
                 _subframes(timeline, float(t), exposure, px_per_mm),
-                capsules_at(timeline.actions, float(t), action_strikes),
+                capsules_at(timeline.actions, float(t), moments),
             )
             for t in pick
         ]
