@@ -31,7 +31,7 @@ Point3 = tuple[float, float, float]
 WAISTCOAT = (28.0, 24.0, 24.0)
 SHIRT = (215.0, 215.0, 220.0)
 SKIN = (120.0, 150.0, 205.0)
-HAIR = (25.0, 30.0, 40.0)
+HAIR = (40.0, 58.0, 82.0)
 CUE_TIP = (150.0, 200.0, 225.0)
 CUE_BUTT = (20.0, 45.0, 80.0)
 
@@ -103,7 +103,7 @@ def stroke_capsules(action: Action, t: float, strike: float | None = None) -> li
     cue_tip = p(TABLE.ball_radius + tip_gap, 0.0, TABLE.ball_radius + 4.0 + lift * 0.3)
     cue_butt = p(TABLE.ball_radius + tip_gap + 1470.0, 0.0, 150.0 + lift * 0.5)
     hand_bridge = p(bridge, 30.0, 35.0 + lift * 0.5)
-    chin = p(shoulders - 180.0, 0.0, 210.0 + lift)
+    chin = p(shoulders - 250.0, 0.0, 230.0 + lift)
     shoulder_l = p(shoulders, 170.0, 300.0 + lift)
     shoulder_r = p(shoulders, -170.0, 330.0 + lift)
     hips = p(shoulders + 540.0, -60.0, 400.0 + lift * 0.6)
@@ -126,7 +126,18 @@ def stroke_capsules(action: Action, t: float, strike: float | None = None) -> li
         Capsule(shoulder_r, elbow_r, 48.0, 42.0, SHIRT),
         Capsule(elbow_r, grip, 45.0, 40.0, SHIRT),
         Capsule(grip, grip, 45.0, 45.0, SKIN),
-        Capsule(chin, p(shoulders - 100.0, 0.0, 260.0 + lift), 95.0, 100.0, HAIR),
+        # Head over the cue line, chin near the cue: hair from above, the face towards the cue.
+        Capsule(
+            p(shoulders - 120.0, 0.0, 300.0 + lift),
+            p(shoulders - 70.0, 0.0, 330.0 + lift),
+            70.0,
+            70.0,
+            WAISTCOAT,
+        ),
+        Capsule(chin, p(shoulders - 170.0, 0.0, 290.0 + lift), 85.0, 100.0, SKIN),
+        Capsule(
+            p(shoulders - 190.0, 0.0, 320.0 + lift), p(shoulders - 120.0, 0.0, 340.0 + lift), 90.0, 95.0, HAIR
+        ),
     ]
 
 

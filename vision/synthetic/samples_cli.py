@@ -29,6 +29,7 @@ class Sample:
         tilt: for ``random``: camera tilt off vertical (degrees).
         distortion: for ``random``: radial k1.
         max_seconds: cut the clip after this long (keeps long scenarios small).
+        width, height, fps: video size and rate.
     """
 
     name: str
@@ -39,6 +40,9 @@ class Sample:
     tilt: float | None = None
     distortion: float | None = None
     max_seconds: float | None = None
+    width: int = 1280
+    height: int = 720
+    fps: float = 30.0
 
 
 SAMPLES: tuple[Sample, ...] = (
@@ -63,7 +67,7 @@ SAMPLES: tuple[Sample, ...] = (
         "random",
         0,
         "players down on shots over the table: balls hidden under arm, cue and body",
-        max_seconds=14.0,
+        max_seconds=16.0,
     ),
     Sample(
         "09_tilted_distorted",
@@ -73,6 +77,16 @@ SAMPLES: tuple[Sample, ...] = (
         conditions="random",
         tilt=33.0,
         distortion=-0.22,
+    ),
+    Sample(
+        "10_random_1080p50",
+        "wrong_first_contact",
+        1,
+        "another framing: seeded random camera, lens, light and cloth at 1920x1080, 50 fps",
+        conditions="random",
+        width=1920,
+        height=1080,
+        fps=50.0,
     ),
 )
 
@@ -100,9 +114,9 @@ def run(args: argparse.Namespace) -> int:
     for s in chosen:
         t0 = time.perf_counter()
         if s.conditions == "random":
-            cond = random_conditions(s.seed, 1280, 720, 30.0, tilt=s.tilt, distortion=s.distortion)
+            cond = random_conditions(s.seed, s.width, s.height, s.fps, tilt=s.tilt, distortion=s.distortion)
         else:
-            cond = broadcast(1280, 720, 30.0)
+            cond = broadcast(s.width, s.height, s.fps)
         timeline = simulate_sequence(s.scenario, s.seed)
         files = render_clip(timeline, cond, args.out, s.name, s.seed, s.max_seconds)
         size = files.video.stat().st_size
