@@ -36,12 +36,18 @@ from vision.detection.cloth import (
     learn_cloth,
     radius_correction,
 )
+from vision.detection.cluster import ClusterPrior, measure_prior, split_blob
 from vision.detection.colour import ColourClassifier, colour_features
 from vision.detection.detections import BallDetections, Image
 
 FloatArray = npt.NDArray[np.float64]
 Mask = npt.NDArray[np.uint8]
 Labels = npt.NDArray[np.int32]
+
+#: A blob thicker than this many radii is not balls: a full rack is 3.3 radii thick.
+THICKEST_CLUSTER = 4.0
+#: A blob from the border holding a ball is a ball on a strip of shade: no thicker than a ball.
+ATTACHED_THICKEST = 1.4
 
 
 @dataclass(frozen=True)
@@ -81,135 +87,92 @@ def calibrate_radius(small: Image, model: ClothModel) -> ClothModel:
 
 
 def find_balls(
-    image: Image, small: Image, mask: Mask, model: ClothModel
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Ball centres ``(N, 2)``, radii and scores (working scale) from the candidate mask."""
+    image: Image, small: Image, mask: Mask, model: ClothModel, prior: ClusterPrior | None = None
+) -> tuple[FloatArray, FloatArray, FloatArray, ClusterPrior | None]:
+    """Ball centres ``(N, 2)``, radii and scores (working scale) from the candidate mask.
+
+    Also returns the cluster prior measured on this image's lone balls (``None`` when there
+    are too few); clusters are split with it, or with ``prior`` (a previous frame's) when the
+    image has too few lone balls (an ROI).
+    """
     blobs = Blobs.of(mask)
-    centres: list[tuple[float, float]] = []
-    radii: list[float] = []
-    scores: list[float] = []
+    empty = np.zeros((0, 2)), np.zeros(0), np.zeros(0), None
     if len(blobs) == 0:
-        return np.zeros((0, 2)), np.zeros(0), np.zeros(0)
+        return empty
+    st = blobs.stats[1:]
+    ws, hs, areas = (st[:, i].astype(np.float64) for i in (2, 3, 4))
+    r_all = model.radius_at(blobs.centroids[1:, 1])
+    a1_all = math.pi * r_all * r_all
+    keep = (areas >= 0.55 * a1_all) & (np.minimum(ws, hs) >= r_all)
+    idx = np.flatnonzero(keep) + 1
+    if not len(idx):
+        return empty
     value = small.max(axis=2)
-    dt: npt.NDArray[np.float32] | None = None
-    areas: list[float] = []
-    clusters: list[tuple[int, float]] = []
-    for k in range(1, len(blobs) + 1):
+    singles: list[int] = []
+    clusters: list[int] = []
+    attached: list[int] = []
+    for k in idx:
         x0, y0, w, h, area = (int(s) for s in blobs.stats[k])
-        cx, cy = blobs.centroids[k]
-        r = float(model.radius_at(cy))
+        r = float(r_all[k - 1])
         a1 = math.pi * r * r
-        if area < 0.55 * a1 or min(w, h) < r:
-            continue  # smaller or thinner than any ball: a pocket's edge, a cushion's shade
         sub = blobs.labels[y0 : y0 + h, x0 : x0 + w] == k
         border = float(model.inside[y0 : y0 + h, x0 : x0 + w][sub].min())
         dark = float(np.median(value[y0 : y0 + h, x0 : x0 + w][sub])) < DARK_FRACTION * model.value
-        if (dark and border < 2.0 * r) or (border < 1.5 and area > 2.2 * a1):
-            continue  # a pocket's mouth, or something reaching in from outside the bed
+        if dark and border < 2.0 * r:
+            continue  # a pocket's mouth
         aspect = max(w, h) / max(1, min(w, h))
-        if area <= 1.8 * a1 and aspect < 1.8 and area / (w * h) > 0.45:
-            centres.append((cx, cy))
-            radii.append(r)
-            scores.append(min(1.0, area / a1))
-            areas.append(area / a1)
-            continue
+        if border < 1.5 and area > 2.2 * a1:
+            attached.append(k)  # reaching in from outside the bed, or a ball on the cushion's shade
+        elif area <= 1.8 * a1 and aspect < 1.8 and area / (w * h) > 0.45:
+            singles.append(k)
+        else:
+            clusters.append(k)
+    s = model.scale
+    single_c = blobs.centroids[singles].reshape(-1, 2)
+    single_r = r_all[np.asarray(singles, np.int64) - 1] if singles else np.zeros(0)
+    single_a = (
+        areas[np.asarray(singles, np.int64) - 1] / a1_all[np.asarray(singles, np.int64) - 1]
+        if singles
+        else np.zeros(0)
+    )
+    measured = measure_prior(image, (single_c + 0.5) / s - 0.5, single_r / s, single_a)
+    use = measured or prior or ClusterPrior()
+    centres = [tuple(c) for c in single_c]
+    radii = list(single_r)
+    scores = list(np.minimum(1.0, single_a))
+    dt: npt.NDArray[np.float32] | None = None
+    for k in attached:
         if dt is None:
             dt = np.asarray(cv2.distanceTransform(mask, cv2.DIST_L2, 3), np.float32)
-        clusters.append((k, r))
-    single = float(np.median(areas)) if len(areas) >= 2 else None
-    for k, r in clusters:
-        assert dt is not None
-        x0, y0, w, h, area = (int(s) for s in blobs.stats[k])
+        x0, y0, w, h, _ = (int(v) for v in blobs.stats[k])
         sub = blobs.labels[y0 : y0 + h, x0 : x0 + w] == k
-        for px, py in _split_cluster(image, dt, sub, (x0, y0), r, model.scale, area, single):
-            centres.append((px, py))
+        if float(dt[y0 : y0 + h, x0 : x0 + w][sub].max()) > ATTACHED_THICKEST * float(r_all[k - 1]):
+            continue  # thicker than a ball: a hand or an arm reaching in, not a ball on a strip
+        for c in split_blob(image, sub, (x0, y0), float(r_all[k - 1]), s, use, model.squash, attached=True):
+            centres.append(c)
+            radii.append(float(r_all[k - 1]))
+            scores.append(0.6)
+    for k in clusters:
+        if dt is None:
+            dt = np.asarray(cv2.distanceTransform(mask, cv2.DIST_L2, 3), np.float32)
+        x0, y0, w, h, _ = (int(v) for v in blobs.stats[k])
+        r = float(r_all[k - 1])
+        sub = blobs.labels[y0 : y0 + h, x0 : x0 + w] == k
+        thickest = float(dt[y0 : y0 + h, x0 : x0 + w][sub].max())
+        if thickest < 0.75 * r or thickest > THICKEST_CLUSTER * r:
+            continue  # a strip thinner than a ball (a cue, a cushion's shade), or a body
+        # As thick as an arm: balls only if every ball shows its cap.
+        found = split_blob(image, sub, (x0, y0), r, s, use, model.squash, need_caps=thickest > 2.6 * r)
+        for c in found:
+            centres.append(c)
             radii.append(r)
             scores.append(0.7)
-    return np.asarray(centres, np.float64).reshape(-1, 2), np.asarray(radii), np.asarray(scores)
-
-
-def _cluster_peaks(
-    image: Image,
-    dt: npt.NDArray[np.float32],
-    sub: npt.NDArray[np.bool_],
-    origin: tuple[int, int],
-    r: float,
-    scale: float,
-) -> list[tuple[float, float]]:
-    """One point per ball of a cluster blob: the specular highlights, found at full resolution.
-
-    Each ball reflects the lamps above the table in a small bright cap, brighter than its
-    surroundings even where balls touch (the top-hat of the brightness with a disc smaller
-    than a ball isolates them). Peaks at least 1.4 radii apart, where the blob is at least
-    half a radius thick (so not on a cue), are the balls.
-    """
-    x0, y0 = origin
-    h, w = sub.shape
-    thickest = float(dt[y0 : y0 + h, x0 : x0 + w][sub].max())
-    if thickest > 2.6 * r or thickest < 0.75 * r:
-        return []  # a body or an arm, or a strip thinner than a ball (a cue, a cushion's shade)
-    fx0, fy0 = int(x0 / scale), int(y0 / scale)
-    fx1, fy1 = int((x0 + w) / scale) + 1, int((y0 + h) / scale) + 1
-    crop = image[fy0:fy1, fx0:fx1]
-    value = crop.max(axis=2).astype(np.float32)
-    rf = r / scale
-    k = max(3, int(1.2 * rf) | 1)
-    tophat = value - cv2.morphologyEx(
-        value, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    return (
+        np.asarray(centres, np.float64).reshape(-1, 2),
+        np.asarray(radii, np.float64),
+        np.asarray(scores, np.float64),
+        measured,
     )
-    smooth = cv2.GaussianBlur(tophat, (0, 0), max(0.6, 0.2 * rf))
-    size = max(3, int(rf) | 1)
-    inner = cv2.resize(
-        (sub & (dt[y0 : y0 + h, x0 : x0 + w] >= 0.5 * r)).astype(np.uint8),
-        (crop.shape[1], crop.shape[0]),
-        interpolation=cv2.INTER_NEAREST,
-    ).astype(bool)
-    peak = (smooth >= cv2.dilate(smooth, np.ones((size, size), np.uint8))) & inner & (smooth > 8.0)
-    ys, xs = np.nonzero(peak)
-    order = np.argsort(-smooth[ys, xs], kind="stable")
-    kept: list[tuple[float, float]] = []
-    for i in order:
-        x, y = float(xs[i]), float(ys[i])
-        if all((x - a) ** 2 + (y - b) ** 2 >= (1.4 * rf) ** 2 for a, b in kept):
-            kept.append((x, y))
-    return [((x + fx0 + 0.5) * scale - 0.5, (y + fy0 + 0.5) * scale - 0.5) for x, y in kept]
-
-
-def _split_cluster(
-    image: Image,
-    dt: npt.NDArray[np.float32],
-    sub: npt.NDArray[np.bool_],
-    origin: tuple[int, int],
-    r: float,
-    scale: float,
-    area: int,
-    single: float | None,
-) -> list[tuple[float, float]]:
-    """Centres of the touching balls of one blob.
-
-    The number of balls is the blob's area over a single ball's (the median area of this
-    image's lone balls, in units of the expected area, measured rather than assumed: a ball's
-    rim blends with the cloth) or the number of highlights, whichever is larger; the centres
-    are k-means of the blob's pixels started from the highlights.
-    """
-    peaks = _cluster_peaks(image, dt, sub, origin, r, scale)
-    thickest = float(
-        dt[origin[1] : origin[1] + sub.shape[0], origin[0] : origin[0] + sub.shape[1]][sub].max()
-    )
-    if thickest > 2.6 * r or thickest < 0.75 * r:
-        return []
-    a1 = math.pi * r * r * (single if single is not None else 1.0)
-    n_area = max(1, round(area / (1.1 * a1)))
-    n = max(n_area, len(peaks))
-    if n > max(2, round(1.6 * area / a1)):
-        return []  # far more highlights than the area holds balls: a textured occluder
-    ys, xs = np.nonzero(sub)
-    pts = np.stack([xs + origin[0], ys + origin[1]], axis=1).astype(np.float32)
-    if n == 1 or len(pts) < n:
-        return [(float(pts[:, 0].mean()), float(pts[:, 1].mean()))]
-    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.1)
-    _, _, cents = cv2.kmeans(pts, n, np.zeros((len(pts), 1), np.int32), crit, 3, cv2.KMEANS_PP_CENTERS)
-    return [(float(x), float(y)) for x, y in cents]
 
 
 @dataclass
@@ -220,11 +183,13 @@ class ClassicalDetector:
         scale: working scale (0.5 halves 720p: balls stay about 5 px in radius).
         cloth: a cloth model to reuse (a video's); ``None`` learns one from each image.
         classifier: colour classifier run on the detections; ``None`` leaves colours unknown.
+        prior: cluster prior of the last full-frame detection, reused by ROI detections.
     """
 
     scale: float = 0.5
     cloth: ClothModel | None = None
     classifier: ColourClassifier | None = field(default_factory=ColourClassifier)
+    prior: ClusterPrior | None = None
 
     def learn(self, image: Image, source: str = "image") -> ClothModel:
         """Learn (and keep) the cloth model of ``image``."""
@@ -247,11 +212,15 @@ class ClassicalDetector:
             crop = image[int(y0 / s) : int(y1 / s), int(x0 / s) : int(x1 / s)]
             small = downscale(crop, s)[: y1 - y0, : x1 - x0]
             sub = _crop_model(model, x0, y0, small.shape[1], small.shape[0])
-            centres, radii, scores = find_balls(crop, small, candidate_mask(small, sub), sub)
+            centres, radii, scores, _ = find_balls(crop, small, candidate_mask(small, sub), sub, self.prior)
             centres = centres + np.array([x0, y0], np.float64)
         else:
             small = downscale(image, s)
-            centres, radii, scores = find_balls(image, small, candidate_mask(small, model), model)
+            centres, radii, scores, measured = find_balls(
+                image, small, candidate_mask(small, model), model, self.prior
+            )
+            if measured is not None:
+                self.prior = measured
         det = BallDetections.build((centres + 0.5) / s - 0.5, radii / s, confidence=scores)
         if self.classifier is None or not len(det):
             return det
@@ -270,4 +239,6 @@ def _crop_model(model: ClothModel, x0: int, y0: int, w: int, h: int) -> ClothMod
         model.inside[y0 : y0 + h, x0 : x0 + w],
         model.row_radius[y0 : y0 + h],
         model.scale,
+        model.squash,
+        None if model.background is None else model.background[y0 : y0 + h, x0 : x0 + w],
     )

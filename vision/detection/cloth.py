@@ -37,6 +37,11 @@ RADIUS_PER_WIDTH = TABLE.ball_radius / TABLE.width
 #: A pixel darker than this fraction of the cloth's brightness is never cloth (the black ball,
 #: a pocket); shadows of players and the far-end fall-off stay above it.
 DARK_FRACTION = 0.35
+#: Smallest chromaticity distance that counts as not cloth (JPEG noise on a uniform cloth).
+MIN_THRESHOLD = 0.06
+#: Smoothing of the cloth background, in expected ball radii: wide enough that a rack of reds
+#: (masked out anyway) leaves no trace, narrow enough to follow the lamps' fall-off.
+BACKGROUND_SIGMA = 4.0
 #: The bed is brighter than this fraction of the cloth's median brightness everywhere.
 BED_FRACTION = 0.6
 
@@ -54,6 +59,12 @@ class ClothModel:
         inside: distance (working pixels) of each pixel to the region's border.
         row_radius: ``(H,)`` expected ball radius (working pixels) on each working row.
         scale: working pixels per full-resolution pixel.
+        squash: vertical over horizontal image scale of the cloth plane (the camera looks down
+            at an angle, so the table's length, seen along the image's rows, is foreshortened:
+            two touching balls one behind the other are less than a diameter apart on screen).
+        background: ``(H, W, 3)`` the empty cloth's chromaticity at each working pixel (the
+            lamps' fall-off and the cushions' shade tint it differently across the bed), or
+            ``None`` for :attr:`chroma` everywhere.
     """
 
     chroma: FloatArray
@@ -64,11 +75,18 @@ class ClothModel:
     inside: npt.NDArray[np.float32]
     row_radius: FloatArray
     scale: float
+    squash: float = 1.0
+    background: npt.NDArray[np.float32] | None = None
 
     @property
     def threshold(self) -> float:
         """Chromaticity distance beyond which a pixel is not cloth."""
-        return max(0.06, 6.0 * self.chroma_sigma)
+        return max(MIN_THRESHOLD, 6.0 * self.chroma_sigma)
+
+    @property
+    def reference(self) -> FloatArray | npt.NDArray[np.float32]:
+        """The cloth chromaticity each pixel is compared with (per pixel where known)."""
+        return self.chroma if self.background is None else self.background
 
     def radius_at(self, v: npt.ArrayLike) -> FloatArray:
         """Expected ball radius (working pixels) at working row(s) ``v``."""
@@ -86,6 +104,8 @@ class ClothModel:
             self.inside,
             self.row_radius * factor,
             self.scale,
+            self.squash,
+            self.background,
         )
 
 
@@ -105,8 +125,10 @@ def chromaticity(small: Image) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.
     return f / total, f.max(axis=2)
 
 
-def chroma_distance(chroma: npt.NDArray[np.float32], ref: FloatArray) -> npt.NDArray[np.float32]:
-    """Euclidean chromaticity distance of every pixel to ``ref``."""
+def chroma_distance(
+    chroma: npt.NDArray[np.float32], ref: FloatArray | npt.NDArray[np.float32]
+) -> npt.NDArray[np.float32]:
+    """Euclidean chromaticity distance of every pixel to ``ref`` (one colour or one per pixel)."""
     d = chroma - ref.astype(np.float32)
     return np.asarray(np.sqrt((d * d).sum(axis=2)), np.float32)
 
@@ -161,13 +183,54 @@ def learn_cloth(image: Image, scale: float = 0.5, source: str = "image") -> Clot
     # Short rows at the region's rounded top and bottom are not the table's width there.
     widths = np.where(widths > 0.6 * fallback, widths, fallback)
     row_radius = widths * RADIUS_PER_WIDTH
-    return ClothModel(ref, sigma, v0, lab, region, inside, row_radius, scale)
+    clean = (dist < probe.threshold) & (value > BED_FRACTION * v0) & (region > 0)
+    background = _background(chroma, clean, ref, BACKGROUND_SIGMA * float(np.median(row_radius)))
+    local = chroma_distance(chroma, background)[clean]
+    if len(local) > 100:
+        sigma = float(1.4826 * np.median(np.abs(local - np.median(local))) + np.median(local) / 3.0)
+    return ClothModel(ref, sigma, v0, lab, region, inside, row_radius, scale, squash_of(region), background)
+
+
+def _background(
+    chroma: npt.NDArray[np.float32], clean: npt.NDArray[np.bool_], ref: FloatArray, sigma: float
+) -> npt.NDArray[np.float32]:
+    """The cloth's chromaticity at each pixel: a blur of the clean cloth pixels only.
+
+    Normalised convolution: balls, shadows and chalk are left out of both the sum and the
+    weight, so they do not bleed into the background; far from any cloth it is ``ref``.
+    """
+    w = clean.astype(np.float32)
+    s = max(1.0, sigma)
+    num = cv2.GaussianBlur(chroma * w[..., None], (0, 0), s)
+    den = cv2.GaussianBlur(w, (0, 0), s)[..., None]
+    ref32 = ref.astype(np.float32)
+    out = np.where(den > 0.05, num / np.maximum(den, 1e-6), ref32)
+    return np.asarray(out, np.float32)
+
+
+def squash_of(region: Mask) -> float:
+    """Foreshortening of the cloth from its outline: its height over width against the table's.
+
+    Seen straight down, the bed is twice as long as wide. A camera tilted about the image's
+    horizontal axis only shrinks rows, so an outline taller than half its width has the
+    table's length along the rows (squash = ratio / 2), and a flatter one has it along the
+    columns (squash = 2 * ratio); either way the squash is at most 1.
+    """
+    rows = np.count_nonzero(region.any(axis=1))
+    widths = region.sum(axis=1)
+    width = float(np.median(widths[widths > 0])) if rows else 0.0
+    if rows == 0 or width <= 0:
+        return 1.0
+    ratio = rows / width
+    aspect = TABLE.length / TABLE.width
+    squash = ratio / aspect if ratio > 1.0 / aspect else ratio * aspect
+    return float(np.clip(squash, 0.25, 1.0))
 
 
 def candidate_mask(small: Image, model: ClothModel) -> Mask:
     """Pixels of the playing surface that are not cloth (working scale, 1 = candidate)."""
     chroma, value = chromaticity(small)
-    dist = chroma_distance(chroma, model.chroma)
+    dist = chroma_distance(chroma, model.reference)
     mask = ((dist > model.threshold) | (value < DARK_FRACTION * model.value)) & (model.region > 0)
     m = mask.astype(np.uint8)
     # Opening removes the chalk lines (baulk line, D: one or two pixels wide) that would

@@ -103,6 +103,42 @@ PROTOTYPES: dict[str, Prototype] = {
 }
 
 
+#: Lightness of the pink over the reds' (and brown's) median lightness in the same frame: log
+#: mean and spread. Read off all 50 Task1 stills together (pink 1.4 to 2.4 times the reds);
+#: a red's own ratio is about 1 with the same spread.
+PINK_RATIO = 1.7
+RATIO_SD = 0.2
+
+
+def relative_lightness_costs(costs: FloatArray, feats: FloatArray) -> FloatArray:
+    """Red and pink told apart by lightness relative to this frame's reds, not absolute.
+
+    Why: a shaded or under-exposed pink is darker than a well-lit red of another broadcast,
+    so the absolute lightness of the prototypes cannot separate them, but in one frame the
+    pink is always clearly lighter than the reds and the brown around it. The reference is
+    the median lightness of the detections whose best colour is red, brown or pink, without
+    the lightest of them (the pink candidate itself). Only those detections are re-costed.
+    """
+    red, pink, brown = colour_index("red"), colour_index("pink"), colour_index("brown")
+    best = np.argmin(costs, axis=1)
+    reddish = np.flatnonzero(np.isin(best, [red, pink, brown]))
+    if len(reddish) < 2:
+        return costs
+    light = feats[reddish, 0]
+    rest = np.delete(light, int(np.argmax(light)))
+    ref = float(np.median(rest))
+    if ref <= 0.02:
+        return costs
+    z = np.log(np.maximum(light, 1e-3) / ref) / RATIO_SD
+    out = costs.copy()
+    pink_l = (feats[reddish, 0] - PROTOTYPES["pink"].lightness) / PROTOTYPES["pink"].sd_lightness
+    red_l = (feats[reddish, 0] - PROTOTYPES["red"].lightness) / PROTOTYPES["red"].sd_lightness
+    # Swap each prototype's absolute lightness term for the relative one.
+    out[reddish, pink] += 0.5 * ((z - math.log(PINK_RATIO) / RATIO_SD) ** 2 - pink_l**2)
+    out[reddish, red] += 0.5 * (z**2 - red_l**2)
+    return out
+
+
 @dataclass
 class ColourClassifier:
     """Colour costs per detection and their global assignment under the ball-set prior.
@@ -130,7 +166,7 @@ class ColourClassifier:
         n = len(feats)
         if n == 0:
             return np.zeros(0, np.int64), np.zeros(0)
-        c = self.costs(feats)
+        c = relative_lightness_costs(self.costs(feats), feats)
         red = colour_index("red")
         columns = [i for i in range(len(COLOURS)) if i != red] + [red] * self.max_reds
         matrix = np.concatenate([c[:, columns], np.full((n, n), self.reject_cost)], axis=1)

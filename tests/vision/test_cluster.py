@@ -1,0 +1,74 @@
+"""Touching balls are counted and placed from their caps, on drawn tables with known answers."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detection.classical import ClassicalDetector
+from vision.detection.cluster import cap_peaks
+
+RADIUS = 11.0
+LONE = [(300.0, 250.0), (900.0, 260.0), (420.0, 520.0), (820.0, 540.0)]
+
+
+def _table(balls: list[tuple[float, float]]) -> np.ndarray:
+    """A green bed inside dark cushions, red balls with a white cap above each centre."""
+    image = np.full((720, 1280, 3), (40, 30, 60), np.uint8)
+    cv2.rectangle(image, (140, 60), (1140, 660), (30, 160, 20), -1)
+    for u, v in balls:
+        cv2.circle(image, (round(u), round(v)), round(RADIUS), (20, 20, 170), -1, cv2.LINE_AA)
+        cv2.circle(image, (round(u), round(v - 0.45 * RADIUS)), 2, (235, 235, 245), -1, cv2.LINE_AA)
+    return np.asarray(cv2.GaussianBlur(image, (3, 3), 0.8), np.uint8)
+
+
+def _row(n: int, start: tuple[float, float]) -> list[tuple[float, float]]:
+    return [(start[0] + 2 * RADIUS * i, start[1]) for i in range(n)]
+
+
+def _triangle(rows: int, apex: tuple[float, float]) -> list[tuple[float, float]]:
+    out = []
+    for k in range(rows):
+        for j in range(k + 1):
+            out.append((apex[0] + (2 * j - k) * RADIUS, apex[1] + k * np.sqrt(3) * RADIUS))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("name", "cluster"),
+    [
+        ("pair", _row(2, (600.0, 360.0))),
+        ("row of three", _row(3, (580.0, 360.0))),
+        ("triangle of three", _triangle(2, (640.0, 330.0))),
+        ("triangle of six", _triangle(3, (640.0, 320.0))),
+        ("triangle of ten", _triangle(4, (640.0, 300.0))),
+    ],
+)
+def test_cluster_count_and_places(name: str, cluster: list[tuple[float, float]]) -> None:
+    truth = np.array(LONE + cluster)
+    det = ClassicalDetector(classifier=None)
+    found = det.detect(_table(list(map(tuple, truth))))
+    assert len(found) == len(truth), name
+    # Every true ball has a detection within half a radius (each matched once).
+    d = np.linalg.norm(found.pixel[:, None, :] - truth[None, :, :], axis=2)
+    assert np.all(d.min(axis=0) < 0.5 * RADIUS), name
+    assert len(set(np.argmin(d, axis=0).tolist())) == len(truth), name
+
+
+@pytest.mark.parametrize(
+    ("gap", "squash", "expected"),
+    [
+        (2.0, 1.0, 2),  # touching side by side: two caps
+        (0.5, 1.0, 1),  # one ball's doubled cap
+        (0.8, 0.4, 2),  # touching one behind the other, foreshortened rows
+        (0.4, 0.4, 1),  # still one ball's cap, even foreshortened
+    ],
+)
+def test_caps_separation_on_the_cloth_plane(gap: float, squash: float, expected: int) -> None:
+    caps = np.zeros((80, 80), np.float32)
+    caps[30, 40] = 100.0
+    caps[30 + round(gap * RADIUS), 40] = 90.0
+    blurred = np.asarray(cv2.GaussianBlur(caps, (0, 0), 1.0), np.float32)
+    peaks = cap_peaks(blurred, np.ones(blurred.shape, bool), RADIUS, 1.0, squash)
+    assert len(peaks) == expected

@@ -1,0 +1,263 @@
+"""Touching balls: counting and placing the balls of one blob by their highlights and its area.
+
+Why highlights: every ball reflects the lamps above the table in a small, nearly white cap that
+sits at the same offset from the ball's centre on every ball of a frame (the lamps are far
+away compared with a ball's size). Where balls touch, their coloured bodies merge into one
+blob, but their caps stay apart by a ball's diameter. The cap is found as a peak of the
+white top-hat of the *smallest* channel: a red, pink, brown or black body is dark in at least
+one channel while the cap is bright in all three, so the cap stands out even on the pink.
+
+Why the area as well: a cap can be hidden (a ball in the shade of another, a worn highlight)
+or doubled (two lamps), so the count of caps is accepted only when the blob's area agrees
+with it (the area of one ball is measured on the frame's lone balls, never assumed); where
+they disagree the area decides, and the caps found seed a k-means of the blob's pixels.
+
+Everything a frame teaches (single-ball area, cap strength, cap offset) is a
+:class:`ClusterPrior`, measured on the lone balls of a full-frame detection and reused for
+ROI detections of the same video.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.detection.detections import Image
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+#: Caps closer than this many radii on the cloth plane are one ball's (a cap has two lamps).
+MIN_SEPARATION = 1.5
+#: A cap weaker than this fraction of the lone balls' median cap is noise on a ball's body.
+MIN_STRENGTH = 0.5
+#: A cap's smallest channel is at least this fraction of its largest (lamps are white).
+WHITENESS = 0.55
+#: A ball's inner disc (this many radii) is at least MIN_FILL blob (a strip of shade fills less).
+FILL_RADIUS = 0.8
+MIN_FILL = 0.9
+#: ... or MIN_FILL_CAPPED where the centre comes from a cap (a ball's own evidence).
+MIN_FILL_CAPPED = 0.7
+#: The balls' discs (this many radii, a little over one for blur) cover MIN_COVER of the blob.
+COVER_RADIUS = 1.3
+MIN_COVER = 0.75
+#: A lone ball attached to a strip has cloth on most of its surrounding ring.
+MAX_RING = 0.45
+#: Most balls a blob may hold (all 22): a bigger blob is a person or an object, not balls.
+MAX_BALLS = 22
+
+
+@dataclass(frozen=True)
+class ClusterPrior:
+    """What one frame's lone balls say about balls in clusters.
+
+    Attributes:
+        single: a lone ball's blob area over the expected disc area (rims blend with the cloth).
+        strength: median cap strength (top-hat of the smallest channel) of lone balls.
+        offset: median centre-minus-cap offset, in expected radii (u, v).
+    """
+
+    single: float = 1.0
+    strength: float = 60.0
+    offset: tuple[float, float] = (0.0, 0.2)
+
+
+def cap_map(crop: Image, rf: float) -> npt.NDArray[np.float32]:
+    """Cap evidence of a full-resolution crop: top-hat of the smallest channel, smoothed."""
+    low = crop.min(axis=2).astype(np.float32)
+    k = max(3, int(1.3 * rf) | 1)
+    opened = cv2.morphologyEx(low, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return np.asarray(cv2.GaussianBlur(low - opened, (0, 0), max(0.7, 0.15 * rf)), np.float32)
+
+
+def cap_peaks(
+    caps: npt.NDArray[np.float32], allowed: BoolArray, rf: float, floor: float, squash: float = 1.0
+) -> FloatArray:
+    """Cap centres ``(N, 3)`` = ``(x, y, strength)``, strongest first, non-maximum suppressed.
+
+    Separation is measured on the cloth plane (rows divided by ``squash``): caps of two balls
+    touching one behind the other are a diameter apart there, much less on screen.
+    """
+    size = max(3, int(rf) | 1)
+    tall = max(3, int(squash * rf) | 1)
+    window = np.ones((tall, size), np.uint8)
+    peak = (caps >= cv2.dilate(caps, window)) & allowed & (caps > floor)
+    ys, xs = np.nonzero(peak)
+    if not len(xs):
+        return np.zeros((0, 3))
+    s = caps[ys, xs].astype(np.float64)
+    order = np.argsort(-s, kind="stable")
+    pts = np.stack([xs[order], ys[order], s[order]], axis=1).astype(np.float64)
+    kept: list[int] = []
+    min_d2 = (MIN_SEPARATION * rf) ** 2
+    for i in range(len(pts)):
+        if all(
+            (pts[i, 0] - pts[j, 0]) ** 2 + ((pts[i, 1] - pts[j, 1]) / squash) ** 2 >= min_d2 for j in kept
+        ):
+            kept.append(i)
+    return pts[kept]
+
+
+def lone_cap(image: Image, centre: tuple[float, float], rf: float) -> tuple[float, float, float] | None:
+    """Strength and offset (centre minus cap, in radii) of the cap of one lone ball."""
+    u, v = centre
+    h, w = image.shape[:2]
+    x0, y0 = max(0, int(u - 1.6 * rf)), max(0, int(v - 1.6 * rf))
+    x1, y1 = min(w, int(u + 1.6 * rf) + 1), min(h, int(v + 1.6 * rf) + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    caps = cap_map(image[y0:y1, x0:x1], rf)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    inside = (xx - u) ** 2 + (yy - v) ** 2 <= (0.8 * rf) ** 2
+    if not inside.any():
+        return None
+    masked = np.where(inside, caps, -1.0)
+    iy, ix = np.unravel_index(int(np.argmax(masked)), masked.shape)
+    return float(masked[iy, ix]), (u - (ix + x0)) / rf, (v - (iy + y0)) / rf
+
+
+def measure_prior(
+    image: Image, centres: FloatArray, rf: FloatArray, areas: FloatArray
+) -> ClusterPrior | None:
+    """The prior from a frame's lone balls (full-resolution centres and radii); None if too few."""
+    if len(centres) < 3:
+        return None
+    caps = [lone_cap(image, (float(c[0]), float(c[1])), float(r)) for c, r in zip(centres, rf, strict=True)]
+    good = np.array([c for c in caps if c is not None and c[0] > 5.0])
+    if len(good) < 3:
+        return None
+    return ClusterPrior(
+        single=float(np.clip(np.median(areas), 0.5, 1.5)),
+        strength=float(np.median(good[:, 0])),
+        offset=(float(np.median(good[:, 1])), float(np.median(good[:, 2]))),
+    )
+
+
+def split_blob(
+    image: Image,
+    blob: BoolArray,
+    origin: tuple[int, int],
+    r: float,
+    scale: float,
+    prior: ClusterPrior,
+    squash: float = 1.0,
+    need_caps: bool = False,
+    attached: bool = False,
+) -> list[tuple[float, float]]:
+    """Working-scale centres of the balls of one blob (``blob`` at working scale, at ``origin``).
+
+    Returns an empty list when the blob cannot be balls: more balls than the game has, or far
+    more caps than its area holds (a textured occluder such as a patterned shirt), or, with
+    ``need_caps`` (a blob as thick as an arm), caps that do not agree with its area. With
+    ``attached`` (a blob reaching in from the border: a ball against a cushion's shade, a
+    hand) only the caps count, and only where the ball stands out of the blob.
+    """
+    x0, y0 = origin
+    h, w = blob.shape
+    area = float(np.count_nonzero(blob))
+    n_area = area / (prior.single * math.pi * r * r)
+    if n_area > MAX_BALLS + 0.5:
+        return []
+    fx0, fy0 = int(x0 / scale), int(y0 / scale)
+    fx1, fy1 = min(image.shape[1], int((x0 + w) / scale) + 1), min(image.shape[0], int((y0 + h) / scale) + 1)
+    crop = image[fy0:fy1, fx0:fx1]
+    rf = r / scale
+    allowed = cv2.resize(
+        blob.astype(np.uint8), (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_NEAREST
+    )
+    # Inside the blob, off its rim: a chalk line crossing a ball's edge is white too.
+    rim = max(3, int(0.5 * rf) | 1)
+    allowed = cv2.erode(allowed, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim)))
+    # A cap is nearly white: a bright stripe of cloth (a cushion's nose) is bright in one channel.
+    white = crop.min(axis=2).astype(np.float32) >= WHITENESS * crop.max(axis=2).astype(np.float32)
+    white = cv2.dilate(white.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    peaks = cap_peaks(
+        cap_map(crop, rf), allowed.astype(bool) & white, rf, MIN_STRENGTH * prior.strength, squash
+    )
+    n_caps = len(peaks)
+    ou, ov = prior.offset
+    # Caps to working-scale centres: shift by the frame's cap offset.
+    centres = np.stack(
+        [
+            (peaks[:, 0] + fx0 + ou * rf + 0.5) * scale - 0.5,
+            (peaks[:, 1] + fy0 + ov * rf + 0.5) * scale - 0.5,
+        ],
+        axis=1,
+    )
+    if attached:
+        good, _ = explained(blob, origin, r, centres, MIN_FILL_CAPPED)
+        return [(float(a), float(b)) for a, b in centres[good & ~surrounded(blob, origin, r, centres)]]
+    if n_caps > max(2.0, 1.6 * n_area + 1.0):
+        return []
+    min_fill = MIN_FILL
+    if n_caps >= 1 and 0.75 * n_area - 0.6 <= n_caps <= 1.35 * n_area + 0.6:
+        candidates, min_fill = centres, MIN_FILL_CAPPED
+    elif need_caps:
+        return []
+    else:
+        n = max(1, round(n_area))
+        ys, xs = np.nonzero(blob)
+        pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
+        candidates = np.asarray(_kmeans(pts, n, centres) if len(pts) >= n else [], np.float64).reshape(-1, 2)
+    good, covered = explained(blob, origin, r, candidates, min_fill)
+    if not covered:
+        # More than balls in the blob (a ball on a strip of shade, a hand): keep only the
+        # balls that stand out of it.
+        good &= ~surrounded(blob, origin, r, candidates)
+    return [(float(a), float(b)) for a, b in candidates[good]]
+
+
+def explained(
+    blob: BoolArray, origin: tuple[int, int], r: float, centres: FloatArray, min_fill: float = MIN_FILL
+) -> tuple[BoolArray, bool]:
+    """Which centres' ball-sized discs the blob fills, and whether those discs cover the blob.
+
+    A ball is a filled disc: a centre whose disc lies partly on the cloth was put on a strip
+    (a cushion's shade, a finger) beside the balls; a blob the good discs leave largely
+    uncovered is not only balls (a hand, a sleeve, a strip of shade).
+    """
+    if not len(centres):
+        return np.zeros(0, bool), False
+    h, w = blob.shape
+    yy, xx = np.mgrid[0:h, 0:w]
+    u = centres[:, 0] - origin[0]
+    v = centres[:, 1] - origin[1]
+    d2 = (xx[None] - u[:, None, None]) ** 2 + (yy[None] - v[:, None, None]) ** 2
+    inner = d2 <= (FILL_RADIUS * r) ** 2
+    fill = (inner & blob[None]).sum(axis=(1, 2)) / np.maximum(inner.sum(axis=(1, 2)), 1)
+    good = np.asarray(fill >= min_fill, bool)
+    covered = (d2[good] <= (COVER_RADIUS * r) ** 2).any(axis=0)
+    return good, bool(np.count_nonzero(covered & blob) >= MIN_COVER * np.count_nonzero(blob))
+
+
+def surrounded(blob: BoolArray, origin: tuple[int, int], r: float, centres: FloatArray) -> BoolArray:
+    """Centres whose ring just outside a ball (1.3 to 1.8 radii) is mostly blob: not a lone ball."""
+    if not len(centres):
+        return np.zeros(0, bool)
+    h, w = blob.shape
+    yy, xx = np.mgrid[0:h, 0:w]
+    d2 = (xx[None] - (centres[:, 0] - origin[0])[:, None, None]) ** 2 + (
+        yy[None] - (centres[:, 1] - origin[1])[:, None, None]
+    ) ** 2
+    ring = (d2 >= (1.3 * r) ** 2) & (d2 <= (1.8 * r) ** 2)
+    # Pixels of the ring outside the crop are not blob (the crop is the blob's bounding box).
+    full = np.pi * ((1.8 * r) ** 2 - (1.3 * r) ** 2)
+    return np.asarray((ring & blob[None]).sum(axis=(1, 2)) > MAX_RING * full, bool)
+
+
+def _kmeans(pts: npt.NDArray[np.float32], n: int, seeds: FloatArray) -> list[tuple[float, float]]:
+    """k-means of the blob's pixels into ``n`` balls, started from the caps where there are any."""
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.1)
+    if len(seeds) >= n:
+        seeds = seeds[:n]
+    if len(seeds) == n:
+        d = ((pts[:, None, :] - seeds[None, :, :].astype(np.float32)) ** 2).sum(axis=2)
+        labels = np.argmin(d, axis=1).astype(np.int32).reshape(-1, 1)
+        _, _, cents = cv2.kmeans(pts, n, labels, crit, 1, cv2.KMEANS_USE_INITIAL_LABELS)
+    else:
+        _, _, cents = cv2.kmeans(pts, n, np.zeros((len(pts), 1), np.int32), crit, 3, cv2.KMEANS_PP_CENTERS)
+    return [(float(x), float(y)) for x, y in cents]
