@@ -28,10 +28,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from calibration.errors import BaulklineError
 from vision.detection.cloth import (
     DARK_FRACTION,
     ClothModel,
     candidate_mask,
+    channel_max,
     downscale,
     learn_cloth,
     radius_correction,
@@ -44,6 +46,8 @@ FloatArray = npt.NDArray[np.float64]
 Mask = npt.NDArray[np.uint8]
 Labels = npt.NDArray[np.int32]
 
+#: Full-frame detections between refreshes of a video's cloth model (about 30 s at 30 fps).
+REFRESH_EVERY = 900
 #: A blob thicker than this many radii is not balls: a full rack is 3.3 radii thick.
 THICKEST_CLUSTER = 4.0
 #: A blob from the border holding a ball is a ball on a strip of shade: no thicker than a ball.
@@ -87,13 +91,18 @@ def calibrate_radius(small: Image, model: ClothModel) -> ClothModel:
 
 
 def find_balls(
-    image: Image, small: Image, mask: Mask, model: ClothModel, prior: ClusterPrior | None = None
+    image: Image,
+    small: Image,
+    mask: Mask,
+    model: ClothModel,
+    prior: ClusterPrior | None = None,
+    remeasure: bool = True,
 ) -> tuple[FloatArray, FloatArray, FloatArray, ClusterPrior | None]:
     """Ball centres ``(N, 2)``, radii and scores (working scale) from the candidate mask.
 
     Also returns the cluster prior measured on this image's lone balls (``None`` when there
-    are too few); clusters are split with it, or with ``prior`` (a previous frame's) when the
-    image has too few lone balls (an ROI).
+    are too few, or when ``prior`` is given and ``remeasure`` is false); clusters are split
+    with it, or with ``prior`` (a previous frame's) when the image has too few lone balls.
     """
     blobs = Blobs.of(mask)
     empty = np.zeros((0, 2)), np.zeros(0), np.zeros(0), None
@@ -107,7 +116,7 @@ def find_balls(
     idx = np.flatnonzero(keep) + 1
     if not len(idx):
         return empty
-    value = small.max(axis=2)
+    value = channel_max(small)
     singles: list[int] = []
     clusters: list[int] = []
     attached: list[int] = []
@@ -135,7 +144,12 @@ def find_balls(
         if singles
         else np.zeros(0)
     )
-    measured = measure_prior(image, (single_c + 0.5) / s - 0.5, single_r / s, single_a)
+    # A video's prior is measured once in a while, not on every frame (it costs a crop per ball).
+    measured = (
+        None
+        if prior is not None and not remeasure
+        else measure_prior(image, (single_c + 0.5) / s - 0.5, single_r / s, single_a)
+    )
     use = measured or prior or ClusterPrior()
     centres = [tuple(c) for c in single_c]
     radii = list(single_r)
@@ -184,18 +198,32 @@ class ClassicalDetector:
         cloth: a cloth model to reuse (a video's); ``None`` learns one from each image.
         classifier: colour classifier run on the detections; ``None`` leaves colours unknown.
         prior: cluster prior of the last full-frame detection, reused by ROI detections.
+        refresh_every: full-frame detections between re-learning a video's cloth model and
+            cluster prior (the light drifts slowly; learning on every frame would cost more
+            than detecting). 0: never.
+        full_frames: full-frame detections so far.
     """
 
     scale: float = 0.5
     cloth: ClothModel | None = None
     classifier: ColourClassifier | None = field(default_factory=ColourClassifier)
     prior: ClusterPrior | None = None
+    refresh_every: int = REFRESH_EVERY
+    full_frames: int = 0
 
     def learn(self, image: Image, source: str = "image") -> ClothModel:
         """Learn (and keep) the cloth model of ``image``."""
         model = learn_cloth(image, self.scale, source)
         self.cloth = calibrate_radius(downscale(image, self.scale), model)
         return self.cloth
+
+    def _relearn(self, image: Image) -> ClothModel:
+        """A fresh cloth model of ``image``, or the old one where the cloth is hidden now."""
+        assert self.cloth is not None
+        try:
+            return self.learn(image)
+        except BaulklineError:
+            return self.cloth
 
     def detect(self, image: Image, roi: tuple[int, int, int, int] | None = None) -> BallDetections:
         """Balls in a BGR frame (optionally only inside ``roi`` = ``(x0, y0, x1, y1)`` pixels)."""
@@ -215,9 +243,13 @@ class ClassicalDetector:
             centres, radii, scores, _ = find_balls(crop, small, candidate_mask(small, sub), sub, self.prior)
             centres = centres + np.array([x0, y0], np.float64)
         else:
+            refresh = self.refresh_every > 0 and self.full_frames % self.refresh_every == 0
+            if refresh and self.full_frames and self.cloth is not None:
+                model = self._relearn(image)
+            self.full_frames += 1
             small = downscale(image, s)
             centres, radii, scores, measured = find_balls(
-                image, small, candidate_mask(small, model), model, self.prior
+                image, small, candidate_mask(small, model), model, self.prior, refresh or self.cloth is None
             )
             if measured is not None:
                 self.prior = measured

@@ -118,19 +118,41 @@ def downscale(image: Image, scale: float) -> Image:
     return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
 
 
+_ONES = np.ones((1, 3), np.float32)
+
+
+def channel_max(image: Image) -> Image:
+    """Per-pixel largest of B, G, R (OpenCV: numpy's ``max(axis=2)`` is many times slower)."""
+    b, g, r = cv2.split(np.ascontiguousarray(image))
+    return np.asarray(cv2.max(cv2.max(b, g), r), np.uint8)
+
+
+def channel_min(image: Image) -> Image:
+    """Per-pixel smallest of B, G, R."""
+    b, g, r = cv2.split(np.ascontiguousarray(image))
+    return np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
+
+
 def chromaticity(small: Image) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """Normalised chromaticity ``(H, W, 3)`` and brightness (max channel) of a BGR image."""
+    """Normalised chromaticity ``(H, W, 3)`` and brightness (max channel) of a BGR image.
+
+    Channel sums and maxima go through OpenCV: numpy's reductions over the last axis of an
+    image are several times slower, and this runs on every frame.
+    """
     f = small.astype(np.float32)
-    total = f.sum(axis=2, keepdims=True) + 3.0
-    return f / total, f.max(axis=2)
+    total = np.asarray(cv2.transform(f, _ONES), np.float32).reshape(f.shape[:2]) + 3.0
+    chroma = f * (1.0 / total)[..., None]
+    value = channel_max(small).astype(np.float32)
+    return np.asarray(chroma, np.float32), value
 
 
 def chroma_distance(
     chroma: npt.NDArray[np.float32], ref: FloatArray | npt.NDArray[np.float32]
 ) -> npt.NDArray[np.float32]:
     """Euclidean chromaticity distance of every pixel to ``ref`` (one colour or one per pixel)."""
-    d = chroma - ref.astype(np.float32)
-    return np.asarray(np.sqrt((d * d).sum(axis=2)), np.float32)
+    d = chroma - np.asarray(ref, np.float32)
+    sq = np.asarray(cv2.transform(d * d, _ONES), np.float32).reshape(chroma.shape[:2])
+    return np.asarray(cv2.sqrt(sq), np.float32).reshape(chroma.shape[:2])
 
 
 def learn_cloth(image: Image, scale: float = 0.5, source: str = "image") -> ClothModel:

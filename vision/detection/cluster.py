@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.detection.cloth import channel_max, channel_min
 from vision.detection.detections import Image
 
 FloatArray = npt.NDArray[np.float64]
@@ -68,7 +69,7 @@ class ClusterPrior:
 
 def cap_map(crop: Image, rf: float) -> npt.NDArray[np.float32]:
     """Cap evidence of a full-resolution crop: top-hat of the smallest channel, smoothed."""
-    low = crop.min(axis=2).astype(np.float32)
+    low = channel_min(crop).astype(np.float32)
     k = max(3, int(1.3 * rf) | 1)
     opened = cv2.morphologyEx(low, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     return np.asarray(cv2.GaussianBlur(low - opened, (0, 0), max(0.7, 0.15 * rf)), np.float32)
@@ -173,7 +174,7 @@ def split_blob(
     rim = max(3, int(0.5 * rf) | 1)
     allowed = cv2.erode(allowed, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim)))
     # A cap is nearly white: a bright stripe of cloth (a cushion's nose) is bright in one channel.
-    white = crop.min(axis=2).astype(np.float32) >= WHITENESS * crop.max(axis=2).astype(np.float32)
+    white = channel_min(crop).astype(np.float32) >= WHITENESS * channel_max(crop).astype(np.float32)
     white = cv2.dilate(white.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     peaks = cap_peaks(
         cap_map(crop, rf), allowed.astype(bool) & white, rf, MIN_STRENGTH * prior.strength, squash

@@ -40,30 +40,58 @@ def colour_features(image: Image, pixel: FloatArray, radius: FloatArray, cloth_l
     """
     n = len(radius)
     out = np.zeros((n, len(FEATURES)))
+    if n == 0:
+        return out
     h, w = image.shape[:2]
-    for i in range(n):
-        u, v = pixel[i]
-        r = max(2.0, 0.6 * float(radius[i]))
-        x0, x1 = max(0, int(u - r)), min(w, int(u + r) + 2)
-        y0, y1 = max(0, int(v - r)), min(h, int(v + r) + 2)
-        if x1 <= x0 or y1 <= y0:
-            continue
-        patch = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab).astype(np.float64)
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        disc = (xx - u) ** 2 + (yy - v) ** 2 <= r * r
-        px = patch[disc] if np.count_nonzero(disc) >= 3 else patch.reshape(-1, 3)
-        keep = px[:, 0] <= np.quantile(px[:, 0], 0.8)
-        px = px[keep] if np.count_nonzero(keep) >= 3 else px
-        med = np.median(px, axis=0)
-        a, b = med[1] - 128.0, med[2] - 128.0
-        out[i] = (
-            med[0] / max(float(cloth_lab[0]), 1.0),
-            a,
-            b,
-            math.hypot(a, b),
-            math.degrees(math.atan2(b, a)) % 360.0,
-        )
+    r = np.maximum(2.0, 0.6 * np.asarray(radius, np.float64))
+    half = math.ceil(float(r.max())) + 1
+    size = 2 * half + 1
+    # All balls' patches gathered at once (clipped at the border), converted to Lab in one call.
+    cu = np.round(pixel[:, 0]).astype(np.int64)
+    cv = np.round(pixel[:, 1]).astype(np.int64)
+    offs = np.arange(-half, half + 1)
+    ys = cv[:, None] + offs[None, :]
+    xs = cu[:, None] + offs[None, :]
+    patches = image[
+        np.minimum(np.maximum(ys, 0), h - 1)[:, :, None], np.minimum(np.maximum(xs, 0), w - 1)[:, None, :]
+    ]
+    converted = cv2.cvtColor(np.ascontiguousarray(patches.reshape(n * size, size, 3)), cv2.COLOR_BGR2Lab)
+    lab = np.asarray(converted, np.float64).reshape(n, size * size, 3)
+    dy = ys - pixel[:, 1:2]
+    dx = xs - pixel[:, 0:1]
+    inside_y = (ys >= 0) & (ys < h)
+    inside_x = (xs >= 0) & (xs < w)
+    disc = (dy[:, :, None] ** 2 + dx[:, None, :] ** 2 <= (r**2)[:, None, None]) & (
+        inside_y[:, :, None] & inside_x[:, None, :]
+    )
+    disc = disc.reshape(n, -1)
+    few = disc.sum(axis=1) < 3
+    disc[few] = True  # a ball too near the border to sample: use its whole patch
+    q80 = _masked_quantile(np.asarray(lab[:, :, 0], np.float64), disc, 0.8)
+    keep = disc & (lab[:, :, 0] <= q80[:, None])
+    keep = np.where((keep.sum(axis=1) >= 3)[:, None], keep, disc)
+    med = np.stack(
+        [_masked_quantile(np.asarray(lab[:, :, c], np.float64), keep, 0.5) for c in range(3)], axis=1
+    )
+    a, b = med[:, 1] - 128.0, med[:, 2] - 128.0
+    out[:, 0] = med[:, 0] / max(float(cloth_lab[0]), 1.0)
+    out[:, 1] = a
+    out[:, 2] = b
+    out[:, 3] = np.hypot(a, b)
+    out[:, 4] = np.degrees(np.arctan2(b, a)) % 360.0
     return out
+
+
+def _masked_quantile(values: FloatArray, mask: npt.NDArray[np.bool_], q: float) -> FloatArray:
+    """Per-row quantile of the masked entries (linear interpolation, as ``np.quantile``)."""
+    srt = np.sort(np.where(mask, values, np.inf), axis=1)
+    pos = q * np.maximum(mask.sum(axis=1) - 1, 0)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, srt.shape[1] - 1)
+    rows = np.arange(len(values))
+    a, b = srt[rows, lo], srt[rows, hi]
+    b = np.where(np.isfinite(b), b, a)
+    return np.asarray(a + (pos - lo) * (b - a), np.float64)
 
 
 @dataclass(frozen=True)
@@ -83,7 +111,7 @@ class Prototype:
         dc = (feats[:, 3] - self.chroma) / self.sd_chroma
         dh = ((feats[:, 4] - self.hue + 180.0) % 360.0) - 180.0
         # Hue is meaningless for an unsaturated ball: weigh it by how chromatic the ball is.
-        weight = np.clip(feats[:, 3] / 15.0, 0.0, 1.0) * min(1.0, self.chroma / 15.0)
+        weight = np.minimum(np.maximum(feats[:, 3] / 15.0, 0.0), 1.0) * min(1.0, self.chroma / 15.0)
         return np.asarray(0.5 * (dl**2 + dc**2 + weight * (dh / self.sd_hue) ** 2), np.float64)
 
 
