@@ -63,9 +63,10 @@ def search(
     if crop.shape[0] < 3 or crop.shape[1] < 3:
         return BallDetections.empty()
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
-    ref = np.median(lab.reshape(-1, 3), axis=0) if cloth is None else cloth.astype(np.float32)
-    d_ball = np.linalg.norm((lab - colour.astype(np.float32)) * _W, axis=2)
-    d_cloth = np.linalg.norm((lab - ref) * _W, axis=2)
+    # The median of a subsample is the cloth as surely as the median of all, at a tenth of the cost.
+    ref = np.median(lab[::3, ::3].reshape(-1, 3), axis=0) if cloth is None else cloth.astype(np.float32)
+    d_ball = _wdist(lab, colour.astype(np.float32))
+    d_cloth = _wdist(lab, ref)
     # The ball must also differ from the cloth clearly: a ball the colour of the cloth
     # (a green ball under dim light) is still darker than it.
     sep = float(np.linalg.norm((colour.astype(np.float32) - ref) * _W))
@@ -73,10 +74,11 @@ def search(
     if region is not None:
         inside &= region[y0:y1, x0:x1]
     mask = inside.astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
     # The specular highlight is not the ball's colour: close the hole it leaves.
     k = max(3, round(0.6 * radius) | 1)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, disc), np.uint8)
     # Keep only what is at least ``min_thickness`` radii inside the blobs: the cue and its
     # tip fall away, a ball pressed against the cue or a hand becomes a separate core, and
     # a blurred streak keeps its centre line.
@@ -99,3 +101,10 @@ def search(
     if not centres:
         return BallDetections.empty()
     return BallDetections.build(centres, np.full(len(centres), radius), confidence=scores)
+
+
+def _wdist(lab: npt.NDArray[np.float32], ref: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Weighted Lab distance of every pixel to ``ref``."""
+    d = lab - ref
+    d *= _W
+    return np.sqrt(np.einsum("ijk,ijk->ij", d, d))

@@ -91,25 +91,35 @@ class VideoTracker:
             np.ones(thumb.shape, bool) if self._thumb is None else np.abs(thumb - self._thumb) > sch.change
         )
         self._thumb = thumb
-        active = state.state != TrackState.ABSENT
-        lost = active & (state.unseen > 0) | (state.state == TrackState.ABSENT)
+        # Balls off the table (potted, in hand) come back through the periodic full search
+        # only; a ball lost on the table triggers one at once.
+        lost = (state.state != TrackState.ABSENT) & (state.unseen >= sch.lost_full)
         periodic = sch.full_every > 0 and self.frames % sch.full_every == 0
         self.frames += 1
-        det = self._local(frame, state, changed)
-        if periodic or np.any(lost & (state.unseen >= sch.lost_full)):
-            det = _dedupe(concat([det, self.detector.detect(frame)]))
+        det, app = self._local(frame, state, changed)
+        if periodic or np.any(lost):
+            full = self.detector.detect(frame)
+            det = concat([det, full])
+            app = np.concatenate([app, np.full((len(full), 3), np.nan)])
             self.full_detections += 1
-        app = disc_appearance(frame, det.pixel, det.radius)
+        keep = _dedupe(det)
+        det, app = det[keep], app[keep]
+        todo = ~np.all(np.isfinite(app), axis=1)
+        if np.any(todo):
+            app[todo] = disc_appearance(frame, det.pixel[todo], det.radius[todo])
         self.tracker.update(det, app)
         return self.tracker.state
 
-    def _local(self, frame: Image, state: TrackerState, changed: npt.NDArray[np.bool_]) -> BallDetections:
+    def _local(
+        self, frame: Image, state: TrackerState, changed: npt.NDArray[np.bool_]
+    ) -> tuple[BallDetections, FloatArray]:
         """Resting undisturbed balls re-measured in place; the others searched in their gates."""
         sch = self.schedule
         speed = np.hypot(state.vel[:, 0], state.vel[:, 1])
         h, w = frame.shape[:2]
         th, tw = changed.shape
         parts: list[BallDetections] = []
+        looks: list[FloatArray] = []
         rois: list[tuple[int, int, int, int]] = []
         cloth = None if sch.cloth is None else np.array(sch.cloth)
         for i in range(len(state.names)):
@@ -127,6 +137,7 @@ class VideoTracker:
                         state.pos[i : i + 1], state.radius[i : i + 1], colour=state.colour[i : i + 1]
                     )
                 )
+                looks.append(state.appearance[i : i + 1])
                 continue
             pu, pv = u + state.vel[i, 0], v + state.vel[i, 1]
             ext = min(sch.margin_radii * r + 1.3 * speed[i] + 8.0 * r * state.unseen[i], 400.0)
@@ -137,14 +148,19 @@ class VideoTracker:
                 int(min(h, max(v, pv) + ext)),
             )
             if np.all(np.isfinite(state.appearance[i])):
-                parts.append(search(frame, roi, state.appearance[i], float(r), cloth, self.region))
+                found = search(frame, roi, state.appearance[i], float(r), cloth, self.region)
+                parts.append(found)
+                looks.append(np.full((len(found), 3), np.nan))
                 self.local_searches += 1
             else:
                 rois.append(roi)
         for roi in _merge(rois):
-            parts.append(self.detector.detect(frame, roi))
+            found = self.detector.detect(frame, roi)
+            parts.append(found)
+            looks.append(np.full((len(found), 3), np.nan))
             self.roi_detections += 1
-        return _dedupe(concat(parts))
+        app = np.concatenate(looks) if looks else np.zeros((0, 3))
+        return concat(parts), app
 
 
 def region_mask(region: npt.NDArray[np.uint8], shape: tuple[int, ...]) -> npt.NDArray[np.bool_]:
@@ -187,14 +203,12 @@ def concat(parts: list[BallDetections]) -> BallDetections:
     )
 
 
-def _dedupe(det: BallDetections) -> BallDetections:
-    """Drop detections closer than one radius to an earlier one (a resting ball inside an ROI)."""
-    if len(det) < 2:
-        return det
+def _dedupe(det: BallDetections) -> npt.NDArray[np.bool_]:
+    """Rows to keep: a detection closer than one radius to an earlier one is its duplicate."""
     keep = np.ones(len(det), bool)
-    for i in range(len(det)):
+    for i in range(len(det) - 1):
         if not keep[i]:
             continue
         d = np.linalg.norm(det.pixel[i + 1 :] - det.pixel[i], axis=1)
         keep[i + 1 :] &= d > det.radius[i]
-    return det[keep]
+    return keep
