@@ -35,13 +35,15 @@ from calibration.errors import BaulklineError
 from calibration.fit import (
     CAMERA_TO_FIT,
     MIRROR,
-    SIDES,
+    SIDE_ORDER,
     CameraFit,
     Observations,
     edge_height,
     fit_camera,
+    focal_from_homography,
     initial_params,
     pose_from_homography,
+    prior_focal,
     residuals_mm,
 )
 from calibration.homography import FloatArray, Homography, as_points
@@ -70,7 +72,10 @@ NARROW: FloatArray = np.arange(-24.0, 24.0, 1.0, dtype=np.float64)
 TIGHT: FloatArray = np.arange(-12.0, 12.0, 0.5, dtype=np.float64)
 
 #: A cushion line bowing more than this (px) from its chord earns a distortion term.
-CURVED_PX = 3.0
+CURVED_PX = 1.0
+
+#: A distortion term is kept only if it cuts the marking residual to this fraction or less.
+DISTORTION_GAIN = 0.8
 
 
 @dataclass(frozen=True)
@@ -322,13 +327,16 @@ def _noses(
     offsets: FloatArray,
     step: float,
     centre: FloatArray | None,
+    edge_offsets: FloatArray | None = None,
 ) -> dict[str, FloatArray]:
     """Cushion-edge points of every side; ``centre`` (the camera, when known) sets the height
-    each edge is seen at, :func:`calibration.fit.edge_height`."""
+    each edge is seen at, :func:`calibration.fit.edge_height`, and ``edge_offsets`` (a fitted
+    camera's, :data:`calibration.fit.SIDE_ORDER`) where across the cushion it was found."""
     out = {}
-    for side in SIDES:
+    for i, side in enumerate(SIDE_ORDER):
         z = 0.0 if centre is None else edge_height(side, centre)
-        out[side] = nose_points(image, cloth, to_image, side, offsets, z, step)
+        around = offsets if edge_offsets is None else offsets + float(edge_offsets[i])
+        out[side] = nose_points(image, cloth, to_image, side, around, z, step)
     return out
 
 
@@ -351,11 +359,45 @@ def _flip(fit: CameraFit) -> CameraFit:
     b = np.array([TABLE.length, TABLE.width, 0.0]) * MIRROR
     r = fit.rotation
     rvec, _ = cv2.Rodrigues(r @ a)
-    return replace(fit, rvec=rvec.ravel(), tvec=r @ b + fit.tvec)
+    offsets = fit.edge_offsets[[1, 0, 3, 2]]  # baulk <-> top, left <-> right
+    return replace(fit, rvec=rvec.ravel(), tvec=r @ b + fit.tvec, edge_offsets=offsets)
 
 
 #: Each cushion's name once the table is turned end for end.
 _OPPOSITE = {"baulk": "top", "top": "baulk", "left": "right", "right": "left"}
+
+
+def _inconsistency(h: FloatArray, size: tuple[int, int]) -> float:
+    """How far a cloth homography is from any camera's: its first two columns, through the
+    camera matrix, must be orthogonal and of equal length (0 for a perfect camera)."""
+    w, hh = size
+    f = focal_from_homography(h, w / 2.0, hh / 2.0) or prior_focal(size)
+    m = np.linalg.inv(np.array([[f, 0, w / 2.0], [0, f, hh / 2.0], [0, 0, 1.0]])) @ h
+    a, b = m[:, 0], m[:, 1]
+    na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+    return abs(math.log(na / nb)) + abs(float(a @ b)) / (na * nb)
+
+
+def _confidence(fit: CameraFit, obs: Observations, score: float, runner_up: float) -> float:
+    """0-1 from the agreement of independent evidence, each factor 1 when it is beyond doubt:
+
+    - the baulk end against the other end (how much more the baulk-line and D show there);
+    - the markings against each other: the worst median distance (mm) of any one group (each
+      cushion, the baulk-line, the D) to the joint camera; one marking found in the wrong place
+      cannot hide in an average;
+    - how much was seen: cushions with enough points (of four) and baulk-line/D points.
+    """
+    contrast = float(np.clip(1.0 - max(runner_up, 0.0) / max(score, 1e-9), 0.0, 1.0))
+    groups = [*obs.cushion.values(), obs.baulk, obs.d_arc]
+    res = np.abs(residuals_mm(fit, obs))
+    worst, start = 0.0, 0
+    for g in groups:
+        if len(g) >= 6:
+            worst = max(worst, float(np.median(res[start : start + len(g)])))
+        start += len(g)
+    sides_seen = sum(len(p) >= 6 for p in obs.cushion.values())
+    seen = (sides_seen / 4.0) * min(1.0, (len(obs.baulk) + len(obs.d_arc)) / 20.0)
+    return float(contrast * math.exp(-worst / 10.0) * seen)
 
 
 def _cushion_only(cushion: dict[str, FloatArray]) -> Observations:
@@ -378,14 +420,20 @@ def _calibrate(image: UInt8Array) -> Calibration:
         corners = corners[::-1]
     table_rect = _expanded_corners(TABLE.cushion_width)
     wide: FloatArray = np.arange(-100.0, 40.0, 2.0, dtype=np.float64)
-    # 1. Which image axis is the table's length: the cushion noses fit a 2:1 table one way only.
+    # 1. Which image axis is the table's length: a 2:1 table fits the outline one way only. The
+    # homography's own consistency (a rotation's first two columns are orthonormal) usually
+    # tells at once; when it does not, the cushion edges are fitted both ways.
+    homs = [Homography.from_points(table_rect, np.roll(corners, -k, axis=0)) for k in range(2)]
+    incons = [_inconsistency(h.matrix, size) for h in homs]
+    order = np.argsort(incons)
+    clear = incons[order[1]] > 3.0 * max(incons[order[0]], 1e-3)
     fits: list[CameraFit] = []
-    for k in range(2):
-        hom = Homography.from_points(table_rect, np.roll(corners, -k, axis=0))
+    for k in order[:1] if clear else order:
+        hom = homs[int(k)]
         obs = _cushion_only(_noses(image, cloth, homography_projector(hom), wide, 80.0, None))
         try:
             fits.append(
-                fit_camera(obs, size, initial_params(hom.matrix, size), distortion=False, iterations=12)
+                fit_camera(obs, size, initial_params(hom.matrix, size), distortion=False, iterations=8)
             )
         except BaulklineError:
             continue
@@ -393,7 +441,7 @@ def _calibrate(image: UInt8Array) -> Calibration:
         raise BaulklineError("the cloth outline found does not fit a table")
     fit = min(fits, key=lambda f: f.residual_mm / max(f.inlier_fraction, 1e-3))
     # 2. The cushions alone, closer in: a camera that never saw the baulk-line or D.
-    cushion = _noses(image, cloth, _projector(fit, size), NARROW, 40.0, fit.centre)
+    cushion = _noses(image, cloth, _projector(fit, size), NARROW, 60.0, fit.centre)
     fit = fit_camera(_cushion_only(cushion), size, fit.params, distortion=False, iterations=12)
     # 3. Which end is baulk: the end where the baulk-line and D show (never image position).
     project = _projector(fit, size)
@@ -411,9 +459,6 @@ def _calibrate(image: UInt8Array) -> Calibration:
     if patch.flip:
         fit = _flip(fit)
         cushion = {_OPPOSITE[side]: pts for side, pts in cushion.items()}
-    # Independent evidence: where the cushion-only camera puts the markings that were seen.
-    marks = Observations(cushion={}, baulk=line, d_arc=arc)
-    disagreement = float(np.median(np.abs(residuals_mm(fit, marks)))) if marks.count else float("inf")
     # 4. Joint fit; distortion only if the cushion lines are visibly curved.
     obs = Observations(cushion=cushion, baulk=line, d_arc=arc)
     fit = fit_camera(obs, size, fit.params, distortion=False)
@@ -421,20 +466,20 @@ def _calibrate(image: UInt8Array) -> Calibration:
     # 5. Once more, around the joint camera, with the tight windows.
     cal = _from_fit(fit, size, 0.0)
     project = cal.projector()
-    cushion = _noses(image, cloth, project, TIGHT, 40.0, fit.centre)
-    line, arc = baulk_points(end_patch(image, project, False), project, 0.0, 12.0)
+    cushion = _noses(image, cloth, project, TIGHT, 40.0, fit.centre, fit.edge_offsets)
+    final = end_patch(image, project, False)
+    line, arc = baulk_points(final, project, marking_score(final)[1], 30.0)
     obs = Observations(cushion=cushion, baulk=line, d_arc=arc)
-    fit = fit_camera(obs, size, fit.params, distortion=curved)
-    contrast = 1.0 - max(runner_up, 0.0) / max(score, 1e-9)
-    sides_seen = sum(len(p) >= 6 for p in obs.cushion.values())
-    confidence = float(
-        np.clip(contrast, 0, 1)
-        * math.exp(-disagreement / 15.0)
-        * math.exp(-fit.residual_mm / 10.0)
-        * fit.inlier_fraction
-        * min(1.0, (len(obs.baulk) + len(obs.d_arc)) / 20.0)
-        * (sides_seen / 4.0)
-    )
+    fit = fit_camera(obs, size, fit.params, distortion=False)
+    if curved:
+        # Distortion must earn its place: it is kept only if it explains the markings better.
+        bent = fit_camera(obs, size, fit.params, distortion=True)
+        if (
+            bent.residual_mm < DISTORTION_GAIN * fit.residual_mm
+            and bent.inlier_fraction >= fit.inlier_fraction
+        ):
+            fit = bent
+    confidence = _confidence(fit, obs, score, runner_up)
     cal = _from_fit(fit, size, confidence)
     if cal.camera_centre[2] <= 0:
         raise BaulklineError("the fitted camera is below the table: the outline found is not a table")

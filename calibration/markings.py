@@ -29,7 +29,7 @@ UInt8Array = npt.NDArray[np.uint8]
 
 #: The cloth outline is found on a copy this wide (coarse: the lines are refined on the
 #: detail copy); small enough to stay inside the 50 ms budget at 1080p.
-WORK_WIDTH = 640
+WORK_WIDTH = 480
 
 #: A cloth colour region must cover at least this fraction of the frame to be a table.
 MIN_CLOTH_FRACTION = 0.08
@@ -175,7 +175,7 @@ def ransac_lines(
     count: int,
     tol: float,
     min_support: int,
-    iterations: int = 300,
+    iterations: int = 160,
     seed: int = 0,
 ) -> list[Line]:
     """Up to ``count`` lines found one after another, each taking its inliers away.
@@ -292,7 +292,7 @@ def sample(img: npt.NDArray[np.uint8] | npt.NDArray[np.float32] | FloatArray, pt
     return out
 
 
-def robust_curve(pts: FloatArray, tol: float, iterations: int = 80, seed: int = 0) -> npt.NDArray[np.bool_]:
+def robust_curve(pts: FloatArray, tol: float, iterations: int = 40, seed: int = 0) -> npt.NDArray[np.bool_]:
     """Inliers of the best quadratic curve through image points (RANSAC on three points, all
     hypotheses scored in one vectorised step).
 
