@@ -192,10 +192,13 @@ def split_blob(
     if attached:
         good, _ = explained(blob, origin, r, centres, MIN_FILL_CAPPED)
         return [(float(a), float(b)) for a, b in centres[good & ~surrounded(blob, origin, r, centres)]]
-    if n_caps > max(2.0, 1.6 * n_area + 1.0):
+    # Foreshortened, touching balls hide each other: a packed cluster shows as little as one
+    # hexagonal cell (2 sqrt(3) r^2, squashed) per ball, not a whole disc.
+    packing = max(1.35, math.pi / (2.0 * math.sqrt(3.0) * squash))
+    if n_caps > max(2.0, 1.2 * packing * n_area + 1.0):
         return []
     min_fill = MIN_FILL
-    if n_caps >= 1 and 0.75 * n_area - 0.6 <= n_caps <= 1.35 * n_area + 0.6:
+    if n_caps >= 1 and 0.75 * n_area - 0.6 <= n_caps <= packing * n_area + 0.6:
         candidates, min_fill = centres, MIN_FILL_CAPPED
     elif need_caps:
         return []
