@@ -85,6 +85,16 @@ def _edge_blocked(cue: FloatArray, targets: FloatArray, obstacles: FloatArray) -
     return blocked
 
 
+def edges_obstructed(
+    cue: Position, on: Sequence[Position], others: Sequence[Position]
+) -> npt.NDArray[np.bool_]:
+    """For each ball on, whether the stroke to each of its two extreme edges is obstructed by a
+    ball not on, shape ``(m, 2)``: what the overlay draws to show why a FREE BALL was called."""
+    if not on:
+        return np.zeros((0, 2), dtype=bool)
+    return _edge_blocked(_array([cue]), _array(on), _array(others))[0]
+
+
 def free_balls(cue: Position, on: Sequence[Position], others: Sequence[Position]) -> npt.NDArray[np.bool_]:
     """Which balls on can be hit at both extreme edges from ``cue`` (Rule 17)."""
     if not on:

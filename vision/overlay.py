@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from adjudicator.snookered import edges_obstructed
 from calibration.table import TABLE, Colour, colour_of
 
 FloatArray = npt.NDArray[np.float64]
@@ -73,20 +74,6 @@ class Polyline:
 Primitive = Segment | Ring | Polyline
 
 
-def _blocked(a: FloatArray, b: FloatArray, obstacles: Sequence[FloatArray]) -> bool:
-    """Whether the white, travelling from ``a`` to ``b`` (its centre), touches any obstacle."""
-    d = b - a
-    length = float(np.hypot(*d))
-    if length < 1e-9:
-        return False
-    u = d / length
-    for o in obstacles:
-        s = float(np.dot(o - a, u))
-        if 0.0 < s < length and abs(float(u[0] * (o - a)[1] - u[1] * (o - a)[0])) < 2 * TABLE.ball_radius:
-            return True
-    return False
-
-
 def free_ball_lines(positions: Mapping[str, Sequence[float]], balls_on: Sequence[str]) -> list[Primitive]:
     """Sight lines from the white to both extreme edges of every ball on (Section 2 Rule 17).
 
@@ -97,20 +84,21 @@ def free_ball_lines(positions: Mapping[str, Sequence[float]], balls_on: Sequence
     if "white" not in positions:
         return []
     w = np.asarray(positions["white"], dtype=float)
+    on = [b for b in balls_on if b in positions]
+    centres = [(float(positions[b][0]), float(positions[b][1])) for b in on]
+    others = [(float(p[0]), float(p[1])) for b, p in positions.items() if b != "white" and b not in balls_on]
+    blocked = edges_obstructed((float(w[0]), float(w[1])), centres, others)
     out: list[Primitive] = []
-    others = [np.asarray(p, dtype=float) for b, p in positions.items() if b != "white" and b not in balls_on]
-    for ball in balls_on:
-        if ball not in positions:
-            continue
-        c = np.asarray(positions[ball], dtype=float)
+    for c, sides in zip(np.asarray(centres, dtype=float).reshape(-1, 2), blocked, strict=True):
         d = c - w
         dist = float(np.hypot(*d))
         if dist < 1e-6:
             continue
         n = np.array([-d[1], d[0]]) / dist
-        for side in (-1.0, 1.0):
-            edge = c + side * n * 2 * TABLE.ball_radius
-            colour = BAD_BGR if _blocked(w, edge, others) else OK_BGR
+        for sign, is_blocked in zip((-1.0, 1.0), sides, strict=True):
+            # the white's centre passes 2R from the object ball's centre to graze its edge
+            edge = c + sign * n * 2 * TABLE.ball_radius
+            colour = BAD_BGR if is_blocked else OK_BGR
             out.append(Segment((float(w[0]), float(w[1])), (float(edge[0]), float(edge[1])), colour, 1))
         out.append(Ring((float(c[0]), float(c[1])), TABLE.ball_radius * 1.4, NOTE_BGR, 1))
     return out
