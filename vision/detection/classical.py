@@ -50,6 +50,8 @@ Labels = npt.NDArray[np.int32]
 REFRESH_EVERY = 900
 #: A blob thicker than this many radii is not balls: a full rack is 3.3 radii thick.
 THICKEST_CLUSTER = 4.0
+#: A compact blob this many times a lone ball's area is looked at as a possible pair.
+DOUBLE_AREA = 1.35
 #: A blob from the border holding a ball is a ball on a strip of shade: no thicker than a ball.
 ATTACHED_THICKEST = 1.4
 
@@ -151,9 +153,13 @@ def find_balls(
         else measure_prior(image, (single_c + 0.5) / s - 0.5, single_r / s, single_a)
     )
     use = measured or prior or ClusterPrior()
-    centres = [tuple(c) for c in single_c]
-    radii = list(single_r)
-    scores = list(np.minimum(1.0, single_a))
+    # A "single" much larger than this frame's lone ball may be two balls, one half hiding the
+    # other (foreshortening): it is split like a cluster (one cap and what is left).
+    double = single_a > DOUBLE_AREA * use.single
+    clusters += [k for k, d in zip(singles, double, strict=True) if d]
+    centres = [tuple(c) for c in single_c[~double]]
+    radii = list(single_r[~double])
+    scores = list(np.minimum(1.0, single_a[~double]))
     dt: npt.NDArray[np.float32] | None = None
     for k in attached:
         if dt is None:

@@ -48,6 +48,9 @@ COVER_RADIUS = 1.3
 MIN_COVER = 0.75
 #: A lone ball attached to a strip has cloth on most of its surrounding ring.
 MAX_RING = 0.45
+#: What is left of a blob outside its balls holds another (capless) ball where it is this many
+#: radii thick (a ball's own half-thickness is one radius; a shadow's crescent far less).
+CAPLESS_THICK = 0.75
 #: Most balls a blob may hold (all 22): a bigger blob is a person or an object, not balls.
 MAX_BALLS = 22
 
@@ -212,7 +215,33 @@ def split_blob(
         # More than balls in the blob (a ball on a strip of shade, a hand): keep only the
         # balls that stand out of it.
         good &= ~surrounded(blob, origin, r, candidates)
-    return [(float(a), float(b)) for a, b in candidates[good]]
+    kept = candidates[good]
+    return [(float(a), float(b)) for a, b in np.concatenate([kept, capless(blob, origin, r, kept)])]
+
+
+def capless(blob: BoolArray, origin: tuple[int, int], r: float, centres: FloatArray) -> FloatArray:
+    """Balls without a visible cap: what is left of the blob outside the balls found, where
+    it is as thick as a ball (the white beside a red shows no cap: it is bright all over).
+
+    A shadow or a ball's blurred rim left over is a thin crescent, never that thick.
+    """
+    h, w = blob.shape
+    left = blob.copy()
+    yy, xx = np.mgrid[0:h, 0:w]
+    for u, v in centres:
+        left &= (xx - (u - origin[0])) ** 2 + (yy - (v - origin[1])) ** 2 > (COVER_RADIUS * r) ** 2
+    found: list[tuple[float, float]] = []
+    for _ in range(MAX_BALLS):
+        if not left.any():
+            break
+        padded = np.pad(left.astype(np.uint8), 1)
+        dt = cv2.distanceTransform(padded, cv2.DIST_L2, 3)[1:-1, 1:-1]
+        iy, ix = np.unravel_index(int(np.argmax(dt)), dt.shape)
+        if float(dt[iy, ix]) < CAPLESS_THICK * r:
+            break
+        found.append((float(ix + origin[0]), float(iy + origin[1])))
+        left &= (xx - ix) ** 2 + (yy - iy) ** 2 > (2.0 * r) ** 2
+    return np.asarray(found, np.float64).reshape(-1, 2)
 
 
 def explained(

@@ -135,7 +135,7 @@ PROTOTYPES: dict[str, Prototype] = {
 #: mean and spread. Read off all 50 Task1 stills together (pink 1.4 to 2.4 times the reds);
 #: a red's own ratio is about 1 with the same spread.
 PINK_RATIO = 1.7
-RATIO_SD = 0.2
+RATIO_SD = 0.15
 
 
 def relative_lightness_costs(costs: FloatArray, feats: FloatArray) -> FloatArray:
