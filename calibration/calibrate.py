@@ -351,6 +351,10 @@ def calibrate_image(image: UInt8Array, frame: str = "image") -> Calibration:
         return _calibrate(image)
     except BaulklineError as exc:
         raise BaulklineError(f"{frame}: {exc}") from None
+    except (ValueError, np.linalg.LinAlgError) as exc:
+        # A degenerate outline (collinear corners, a singular homography) is a picture without a
+        # usable table, not a programming error: the user gets the one-line reason.
+        raise BaulklineError(f"{frame}: the table outline found is degenerate ({exc})") from None
 
 
 def _flip(fit: CameraFit) -> CameraFit:
