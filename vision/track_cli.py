@@ -21,6 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--calibration", type=Path, help="calibration JSON from `baulkline calibrate`")
     parser.add_argument("--tracks", type=Path, help="write the per-frame tracks CSV here")
     parser.add_argument("--events", type=Path, help="write the inferred input event log (JSONL) here")
+    parser.add_argument("--max-frames", type=int, default=0, help="stop after this many frames (0: all)")
     parser.add_argument(
         "--full-every", type=int, default=30, help="frames between whole-table detections (default 30)"
     )
@@ -108,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
         tracker.update(detector.detect(first.image), None)
         _emit(inferer, writer, tracker, first.index, first.t)
         for fr in frames:
+            if args.max_frames and fr.index >= args.max_frames:
+                break
             vt.process(fr.image)
             _emit(inferer, writer, tracker, fr.index, fr.t)
             if bar is not None:

@@ -63,7 +63,7 @@ class TrackerConfig:
     """
 
     motion: MotionConfig = field(default_factory=MotionConfig)
-    appearance_scale: float = 40.0
+    appearance_scale: float = 20.0
     appearance_limit: float = 70.0
     appearance_gate: float = 30.0
     appearance_rate: float = 0.1
@@ -294,7 +294,8 @@ def _reacquire(
     cost = np.full((len(lost), len(free)), _BIG)
     for i, t in enumerate(lost):
         tc = state.colour[t]
-        dist = np.linalg.norm(det.pixel[free] - pred[t], axis=1) / 1000.0
+        # A ball never seen (NaN position) is equally likely anywhere.
+        dist = np.nan_to_num(np.linalg.norm(det.pixel[free] - pred[t], axis=1) / 1000.0, nan=0.0)
         if tc >= 0:
             ok = det.colour[free] == tc
             cost[i] = np.where(ok, dist, _BIG)

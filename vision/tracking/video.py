@@ -36,7 +36,9 @@ class ScheduleConfig:
         full_every: frames between whole-table detections (0: never periodically).
         margin_radii: ROI margin around a gate, in ball radii.
         rest_speed: speed (pixels per frame) under which a ball counts as at rest.
-        lost_full: unseen frames after which the whole table is searched for a lost ball.
+        lost_full: unseen frames after which a lost ball is no longer searched locally but by
+            whole-table searches.
+        lost_every: frames between whole-table searches while a ball is lost.
         cloth: Lab colour of the cloth for the local search (None: each window's median).
     """
 
@@ -46,6 +48,7 @@ class ScheduleConfig:
     margin_radii: float = 2.0
     rest_speed: float = 0.4
     lost_full: int = 6
+    lost_every: int = 3
     cloth: tuple[float, ...] | None = None
 
 
@@ -97,7 +100,7 @@ class VideoTracker:
         periodic = sch.full_every > 0 and self.frames % sch.full_every == 0
         self.frames += 1
         det, app = self._local(frame, state, changed)
-        if periodic or np.any(lost):
+        if periodic or (np.any(lost) and self.frames % sch.lost_every == 0):
             full = self.detector.detect(frame)
             det = concat([det, full])
             app = np.concatenate([app, np.full((len(full), 3), np.nan)])
@@ -140,7 +143,9 @@ class VideoTracker:
                 looks.append(state.appearance[i : i + 1])
                 continue
             pu, pv = u + state.vel[i, 0], v + state.vel[i, 1]
-            ext = min(sch.margin_radii * r + 1.3 * speed[i] + 8.0 * r * state.unseen[i], 400.0)
+            if state.unseen[i] >= sch.lost_full:
+                continue  # left to the whole-table search
+            ext = sch.margin_radii * r + 1.3 * speed[i] + 8.0 * r * state.unseen[i]
             roi = (
                 int(max(0, min(u, pu) - ext)),
                 int(max(0, min(v, pv) - ext)),
