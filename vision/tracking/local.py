@@ -33,7 +33,7 @@ def search(
     radius: float,
     cloth: FloatArray | None = None,
     region: npt.NDArray[np.bool_] | None = None,
-    closer: float = 0.75,
+    mix: float = 0.4,
     min_area: float = 0.04,
     min_thickness: float = 0.4,
 ) -> BallDetections:
@@ -48,8 +48,8 @@ def search(
             window lies mostly off the cloth, e.g. over a cushion).
         region: full-frame mask of the playing surface; pixels outside it are never ball (a
             red against the red-brown rail would otherwise merge with it).
-        closer: a pixel belongs to the ball when its distance to the ball's colour is below
-            ``closer`` times its distance to the cloth.
+        mix: smallest share of the ball's colour in a pixel's mix with the cloth (a ball
+            blurred over twice its length still colours each pixel by about a half).
         min_area: smallest core, as a fraction of the ball's disc (a whole ball's core is
             about a fifth of it).
         min_thickness: smallest distance-transform peak, in radii: a cue shaft or its tip
@@ -77,12 +77,17 @@ def search(
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
     # The median of a subsample is the cloth as surely as the median of all, at a tenth of the cost.
     ref = np.median(lab[::3, ::3].reshape(-1, 3), axis=0) if cloth is None else cloth.astype(np.float32)
-    d_ball = _wdist(lab, colour.astype(np.float32))
-    d_cloth = _wdist(lab, ref)
-    # The ball must also differ from the cloth clearly: a ball the colour of the cloth
-    # (a green ball under dim light) is still darker than it.
-    sep = float(np.linalg.norm((colour.astype(np.float32) - ref) * _W))
-    inside = (d_ball < closer * d_cloth) & (d_cloth > 0.3 * sep)
+    # A pixel of a (possibly motion-blurred) ball is a mix of the ball's colour and the
+    # cloth's: it lies on the segment from cloth to ball in colour space. Its position along
+    # the segment (``t``: 0 cloth, 1 ball) is the fraction of the exposure the ball covered it;
+    # its distance off the segment says it is something else (another ball, a hand).
+    u = (colour.astype(np.float32) - ref) * _W
+    sep = float(np.linalg.norm(u))
+    d = (lab - ref) * _W
+    t = np.einsum("ijk,k->ij", d, u) / max(sep * sep, 1e-6)
+    off = d - t[..., None] * u
+    perp = np.sqrt(np.einsum("ijk,ijk->ij", off, off))
+    inside = (t > mix) & (t < 1.8) & (perp < 0.3 * sep + 8.0)
     if region is not None and region.shape == inside.shape:
         inside &= region
     mask = inside.astype(np.uint8)
