@@ -189,10 +189,18 @@ class ColourClassifier:
     def costs(self, feats: FloatArray) -> FloatArray:
         """``(N, len(COLOURS))`` cost of each colour for each detection."""
         protos = self.prototypes or PROTOTYPES
-        out = np.full((len(feats), len(COLOURS)), 1e3)
+        # All prototypes at once (one array expression instead of one per colour: this runs
+        # for every ROI the tracker asks about). Same arithmetic as :meth:`Prototype.cost`.
+        table = np.full((len(COLOURS), 6), np.nan)
         for name, p in protos.items():
-            out[:, colour_index(name)] = p.cost(feats)
-        return out
+            table[colour_index(name)] = (p.lightness, p.chroma, p.hue, p.sd_lightness, p.sd_chroma, p.sd_hue)
+        lt, ch, hu, sl, sc, sh = (table[:, i][None, :] for i in range(6))
+        dl = (feats[:, 0:1] - lt) / sl
+        dc = (feats[:, 3:4] - ch) / sc
+        dh = ((feats[:, 4:5] - hu + 180.0) % 360.0) - 180.0
+        weight = np.minimum(np.maximum(feats[:, 3:4] / 15.0, 0.0), 1.0) * np.minimum(1.0, ch / 15.0)
+        out = 0.5 * (dl**2 + dc**2 + weight * (dh / sh) ** 2)
+        return np.asarray(np.where(np.isnan(out), 1e3, out), np.float64)
 
     def _hungarian(self, c: FloatArray, live: npt.NDArray[np.bool_]) -> IntArray:
         """Colours of the ``live`` rows under the ball-set prior (others ``-1``)."""
