@@ -72,3 +72,17 @@ def test_caps_separation_on_the_cloth_plane(gap: float, squash: float, expected:
     blurred = np.asarray(cv2.GaussianBlur(caps, (0, 0), 1.0), np.float32)
     peaks = cap_peaks(blurred, np.ones(blurred.shape, bool), RADIUS, 1.0, squash)
     assert len(peaks) == expected
+
+
+@pytest.mark.parametrize(("index", "half"), [(0, 40), (1, 40), (2, 25), (3, 60)])
+def test_roi_detection_agrees_with_the_full_frame(index: int, half: int) -> None:
+    image = _table(LONE + _row(2, (600.0, 360.0)))
+    det = ClassicalDetector(classifier=None)
+    det.learn(image)
+    full = det.detect(image)
+    u, v = LONE[index]
+    roi = det.detect(image, (int(u) - half, int(v) - half, int(u) + half, int(v) + half))
+    assert len(roi) == 1
+    nearest = np.linalg.norm(full.pixel - roi.pixel[0], axis=1).min()
+    assert nearest < 0.5
+    assert np.hypot(roi.pixel[0, 0] - u, roi.pixel[0, 1] - v) < 0.5 * RADIUS

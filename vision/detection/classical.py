@@ -7,12 +7,14 @@ connected blob of non-cloth pixels is judged by its size against the expected ba
 its row:
 
 * a blob of about one ball's area and round is one ball (its centroid is the centre);
-* a larger blob away from the border is a cluster of touching balls: each ball has its own
-  bright cap facing the lights, so the balls are the brightness peaks inside the blob, at
-  least 1.5 radii apart, kept where the blob is at least half a radius thick (the distance
-  transform), which also rejects a cue lying on the table (too thin);
-* a blob touching the playing surface's border that is dark (a pocket) or larger than a ball
-  (a player's arm, a cue from outside, the score bar) is not a ball.
+* a larger blob away from the border is a cluster of touching balls, split by
+  :mod:`vision.detection.cluster`: one ball per lamp cap (counted on the foreshortened cloth
+  plane), checked against the blob's area and each ball's disc fill, plus any ball-thick
+  remainder (a ball without a visible cap, such as the white); a compact blob well over one
+  ball's area is split the same way (a ball half hidden behind another);
+* a blob touching the playing surface's border that is dark (a pocket) is not a ball; one
+  larger than a ball keeps only the capped balls that stand out of it (a ball against the
+  cushion's shade) when it is no thicker than a ball (an arm or a hand is).
 
 Everything runs on a downscaled copy (``scale``) and the centres are mapped back to full
 resolution. No constant is set per image: the cloth model and the radius are measured from
