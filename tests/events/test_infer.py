@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.eventlog import (
@@ -252,8 +252,7 @@ def test_rest_hysteresis_with_noise(noise: float, fps: float) -> None:
 
 
 def test_online_updates_flush_before_the_end() -> None:
-    """A stroke's events come out once its rest is confirmed and averaged (1.5 s), not at
-    finish()."""
+    """A stroke's events come out once its rest is confirmed, not at finish()."""
     tl = pot_scene("top_right", tail=2.5)
     rng = np.random.default_rng(13)
     tracks = tracks_from_timeline(tl, CameraNoise(fps=30.0), rng)
@@ -265,7 +264,72 @@ def test_online_updates_flush_before_the_end() -> None:
     assert inferer.finish() == []
 
 
-@settings(max_examples=10, deadline=None)
+def _rest_latencies(tl: Timeline, fps: float, noise: float, seed: int) -> list[float]:
+    """Video time from each rest's ``t`` (the balls stopped) to the frame that emitted it."""
+    tracks = tracks_from_timeline(tl, CameraNoise(fps=fps, noise_mm=noise), np.random.default_rng(seed))
+    inferer = EventInferer(tracks.ball_names, fps=fps, noise_mm=noise)
+    out = []
+    for i, t in enumerate(tracks.times):
+        for e in inferer.update(i, float(t), tracks.position[i], tracks.state[i]):
+            if isinstance(e, Rest):
+                out.append(float(t) - e.t)
+    return out
+
+
+@pytest.mark.parametrize(("fps", "noise"), [(25.0, 1.0), (30.0, 0.5), (60.0, 2.0)])
+def test_rest_is_called_within_half_a_second(fps: float, noise: float) -> None:
+    """Issue 7: under 0.5 s of video from the balls coming to rest to the call."""
+    latencies = _rest_latencies(pot_scene("top_right", tail=2.5), fps, noise, seed=14)
+    assert len(latencies) == 1 and 0.0 <= latencies[0] < 0.5
+
+
+@pytest.mark.parametrize(("offset_sigmas", "waits"), [(0.0, True), (6.0, False), (-6.0, False)])
+def test_only_an_ambiguous_white_gap_holds_the_rest_up(offset_sigmas: float, waits: bool) -> None:
+    """A white stopping with its gap to a red right at the touching threshold waits for more
+    frames before the call; one clearly apart, or clearly touching, is called at once."""
+    fps, noise = 30.0, 1.0
+    cfg = EventInferer(["white", "red1"], fps=fps, noise_mm=noise).cfg
+    sigma = noise * math.sqrt(2.0 / cfg.rest_frames)
+    gap = max(0.0, cfg.touching_mm + offset_sigmas * sigma)
+    red = (1500.0, 900.0)
+    paths = {
+        "white": [(0.0, (1000.0, 900.0)), (1.0, (1000.0, 900.0)), (1.5, (red[0] - 2 * R - gap, red[1]))],
+        "red1": [(0.0, red)],
+    }
+    # Noise free samples: the measured gap is the true gap, so whether it waits is exact.
+    tracks = tracks_from_timeline(
+        keyframes(paths, [], end=4.0), CameraNoise(fps=fps, noise_mm=0.0), np.random.default_rng(15)
+    )
+    inferer = EventInferer(tracks.ball_names, fps=fps, noise_mm=noise)
+    latency = []
+    for i, t in enumerate(tracks.times):
+        latency += [
+            float(t) - e.t
+            for e in inferer.update(i, float(t), tracks.position[i], tracks.state[i])
+            if isinstance(e, Rest)
+        ]
+    assert len(latency) == 1 and (latency[0] > 0.5) is waits
+
+
+@pytest.mark.parametrize(("t_strike", "seed"), [(0.25, 16), (0.3, 17), (0.5, 2538)])
+def test_stroke_soon_after_the_clip_opens_is_found(t_strike: float, seed: int) -> None:
+    """A clip opening shortly before a stroke (less than a rest window) still has its frame
+    start before the strike and the stroke's contact."""
+    start = {"white": (1100.0, 900.0), "red1": (1800.0, 900.0)}
+    tl = simulate(start, (1200.0, 0.0), t_strike=t_strike, max_t=2.5)
+    events = run(tl, seed=seed)
+    assert isinstance(events[0], FrameStart) and events[0].t < t_strike
+    assert events[0].positions is not None and math.dist(events[0].positions["white"], start["white"]) < 3.0
+    assert len(kinds(events, Strike)) == 1
+    assert [set(c.balls) for c in kinds(events, Collision)] == [{"white", "red1"}]
+
+
+# Hypothesis shrinking re-runs whole clips (about 0.2 s each): a handful of examples and a
+# bounded shrink keep this test to a few seconds; the explicit example is a dead-straight
+# full-ball hit at 1.2 m/s, 30 fps, struck before the opening rest window passed the still
+# test (the stroke used to be lost) whose timestamps also gave a frame rate of 30.000000000000007.
+@settings(max_examples=5, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@example(speed=1200.0, offset=0.0, angle=0.0, fps=30.0, seed=2538)
 @given(
     speed=st.floats(1200.0, 4000.0),
     offset=st.floats(-0.8, 0.8),
