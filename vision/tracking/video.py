@@ -102,8 +102,11 @@ class VideoTracker:
         det, app = self._local(frame, state, changed)
         if periodic or (np.any(lost) and self.frames % sch.lost_every == 0):
             full = self.detector.detect(frame)
-            det = concat([det, full])
-            app = np.concatenate([app, np.full((len(full), 3), np.nan)])
+            # The detector's centres come first so they win over the carried and searched ones
+            # (it measures a resting ball to a fraction of a pixel; the colour search is biased
+            # towards the lit side of a ball).
+            det = concat([full, det])
+            app = np.concatenate([np.full((len(full), 3), np.nan), app])
             self.full_detections += 1
         keep = _dedupe(det)
         det, app = det[keep], app[keep]
