@@ -135,6 +135,8 @@ def find_cloth(image: UInt8Array) -> Cloth:
         diff = np.minimum(diff, 180 - diff)
         mask = ((diff <= 9) & valid).astype(np.uint8) * 255
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        # Close thin gaps: a cue lying across the cloth must not cut it in two.
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         if count < 2:
             continue
@@ -143,15 +145,27 @@ def find_cloth(image: UInt8Array) -> Cloth:
         if area < MIN_CLOTH_FRACTION * total:
             continue
         region = (labels == idx).astype(np.uint8) * 255
-        contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         hull = cv2.convexHull(max(contours, key=cv2.contourArea))
         hull_area = float(cv2.contourArea(hull))
         solidity = area / max(hull_area, 1.0)
-        score = area * solidity**2
+        # A floor or carpet of a saturated colour surrounds the table and runs off every edge of
+        # the frame; a cloth is bounded by its cushions. Share of the outline on the frame edge:
+        outline = max(contours, key=len).reshape(-1, 2)
+        hh, ww = region.shape
+        on_edge = (
+            (outline[:, 0] <= 1)
+            | (outline[:, 0] >= ww - 2)
+            | (outline[:, 1] <= 1)
+            | (outline[:, 1] >= hh - 2)
+        )
+        # A cloth's holes are balls and markings; a floor's hole is the whole table.
+        filled = np.zeros_like(region)
+        cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
+        unholed = area / max(float(np.count_nonzero(filled)), 1.0)
+        score = area * solidity**2 * unholed**2 * (1.0 - float(on_edge.mean()))
         if score > best_score:
-            # Fill holes (balls, markings) so the boundary is only the table's outline.
-            filled = np.zeros_like(region)
-            cv2.drawContours(filled, contours, -1, 255, thickness=cv2.FILLED)
+            # The filled region: the boundary is only the table's outline.
             best_score = score
             best = Cloth(mask=filled, hue=peak, scale=scale, solidity=solidity)
     if best is None:
