@@ -54,6 +54,9 @@ REFRESH_EVERY = 900
 THICKEST_CLUSTER = 4.0
 #: A compact blob this many times a lone ball's area is looked at as a possible pair.
 DOUBLE_AREA = 1.35
+#: A border blob whose centre is this many ball radii from a pocket's centre is the pocket's
+#: leather or shade (the corner plates are as bright as the white).
+POCKET_REACH = 4.0
 #: A blob from the border holding a ball is a ball on a strip of shade: no thicker than a ball.
 ATTACHED_THICKEST = 1.4
 
@@ -83,7 +86,7 @@ def calibrate_radius(small: Image, model: ClothModel) -> ClothModel:
         return model
     st = blobs.stats[1:].astype(np.float64)
     w, h, a = st[:, cv2.CC_STAT_WIDTH], st[:, cv2.CC_STAT_HEIGHT], st[:, cv2.CC_STAT_AREA]
-    expected = model.radius_at(blobs.centroids[1:, 1])
+    expected = model.radius_at(blobs.centroids[1:])
     ratio = np.sqrt(a / math.pi) / expected
     compact = (
         (np.maximum(w, h) / np.maximum(np.minimum(w, h), 1.0) < 1.35)
@@ -114,7 +117,7 @@ def find_balls(
         return empty
     st = blobs.stats[1:]
     ws, hs, areas = (st[:, i].astype(np.float64) for i in (2, 3, 4))
-    r_all = model.radius_at(blobs.centroids[1:, 1])
+    r_all = model.radius_at(blobs.centroids[1:])
     a1_all = math.pi * r_all * r_all
     keep = (areas >= 0.55 * a1_all) & (np.minimum(ws, hs) >= r_all)
     idx = np.flatnonzero(keep) + 1
@@ -133,6 +136,8 @@ def find_balls(
         dark = float(np.median(value[y0 : y0 + h, x0 : x0 + w][sub])) < DARK_FRACTION * model.value
         if dark and border < 2.0 * r:
             continue  # a pocket's mouth
+        if border < 1.5 and _near_pocket(model, blobs.centroids[k], r):
+            continue  # a pocket's leather or its shadow (a ball in the jaws is given up)
         aspect = max(w, h) / max(1, min(w, h))
         if border < 1.5 and area > 2.2 * a1:
             attached.append(k)  # reaching in from outside the bed, or a ball on the cushion's shade
@@ -269,6 +274,14 @@ class ClassicalDetector:
         return det.with_colour(colour, conf * det.confidence)
 
 
+def _near_pocket(model: ClothModel, centre: FloatArray, radius: float) -> bool:
+    """Whether a point lies within :data:`POCKET_REACH` ball radii of a pocket's centre."""
+    if model.pockets is None:
+        return False
+    d = np.hypot(*(model.pockets - np.asarray(centre, np.float64)).T)
+    return bool(d.min() < POCKET_REACH * radius)
+
+
 def _crop_model(model: ClothModel, x0: int, y0: int, w: int, h: int) -> ClothModel:
     return ClothModel(
         model.chroma,
@@ -281,4 +294,6 @@ def _crop_model(model: ClothModel, x0: int, y0: int, w: int, h: int) -> ClothMod
         model.scale,
         model.squash,
         None if model.background is None else model.background[y0 : y0 + h, x0 : x0 + w],
+        None if model.radius_map is None else model.radius_map[y0 : y0 + h, x0 : x0 + w],
+        None if model.pockets is None else model.pockets - np.array([x0, y0], np.float64),
     )

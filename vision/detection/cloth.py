@@ -27,6 +27,14 @@ import numpy.typing as npt
 
 from calibration.errors import BaulklineError
 from calibration.table import TABLE
+from vision.detection.plane import (
+    bed_quad,
+    foreshortening,
+    plane_from_quad,
+    pocket_pixels,
+    radius_map,
+    width_along_rows,
+)
 
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
@@ -65,6 +73,10 @@ class ClothModel:
         background: ``(H, W, 3)`` the empty cloth's chromaticity at each working pixel (the
             lamps' fall-off and the cushions' shade tint it differently across the bed), or
             ``None`` for :attr:`chroma` everywhere.
+        radius_map: ``(H, W)`` expected ball radius at each working pixel from the bed's
+            outline as a plane (:mod:`vision.detection.plane`: any orientation of the table),
+            or ``None`` to use :attr:`row_radius`.
+        pockets: ``(6, 2)`` the pockets' centres (working pixels), or ``None`` if unknown.
     """
 
     chroma: FloatArray
@@ -77,6 +89,8 @@ class ClothModel:
     scale: float
     squash: float = 1.0
     background: npt.NDArray[np.float32] | None = None
+    radius_map: npt.NDArray[np.float32] | None = None
+    pockets: FloatArray | None = None
 
     @property
     def threshold(self) -> float:
@@ -88,10 +102,14 @@ class ClothModel:
         """The cloth chromaticity each pixel is compared with (per pixel where known)."""
         return self.chroma if self.background is None else self.background
 
-    def radius_at(self, v: npt.ArrayLike) -> FloatArray:
-        """Expected ball radius (working pixels) at working row(s) ``v``."""
-        rows = np.clip(np.asarray(v, np.float64).astype(np.int64), 0, len(self.row_radius) - 1)
-        return np.asarray(self.row_radius[rows], np.float64)
+    def radius_at(self, points: npt.ArrayLike) -> FloatArray:
+        """Expected ball radius (working pixels) at working pixels ``(N, 2)``."""
+        pts = np.asarray(points, np.float64).reshape(-1, 2)
+        rows = np.clip(pts[:, 1].astype(np.int64), 0, len(self.row_radius) - 1)
+        if self.radius_map is None:
+            return np.asarray(self.row_radius[rows], np.float64)
+        cols = np.clip(pts[:, 0].astype(np.int64), 0, self.radius_map.shape[1] - 1)
+        return np.asarray(self.radius_map[rows, cols], np.float64)
 
     def with_radius_scale(self, factor: float) -> ClothModel:
         """The same model with every expected radius multiplied by ``factor``."""
@@ -106,6 +124,8 @@ class ClothModel:
             self.scale,
             self.squash,
             self.background,
+            None if self.radius_map is None else self.radius_map * np.float32(factor),
+            self.pockets,
         )
 
 
@@ -210,7 +230,36 @@ def learn_cloth(image: Image, scale: float = 0.5, source: str = "image") -> Clot
     local = chroma_distance(chroma, background)[clean]
     if len(local) > 100:
         sigma = float(1.4826 * np.median(np.abs(local - np.median(local))) + np.median(local) / 3.0)
-    return ClothModel(ref, sigma, v0, lab, region, inside, row_radius, scale, squash_of(region), background)
+    quad = bed_quad(region)
+    plane = None if quad is None else plane_from_quad(quad, (h, w))
+    if plane is None:
+        return ClothModel(
+            ref, sigma, v0, lab, region, inside, row_radius, scale, squash_of(region), background
+        )
+    rmap: npt.NDArray[np.float32] | None = None
+    squash = squash_of(region)
+    # Where the table's width runs along the rows, the rows' widths and the outline's aspect
+    # measure size and foreshortening directly (no fitted corners in between); otherwise
+    # (a rotated table) only the plane knows them.
+    if not width_along_rows(plane):
+        rmap = radius_map(plane, (h, w))
+        squash = foreshortening(plane)
+        rows = np.ma.median(np.ma.masked_where(region == 0, rmap), axis=1)
+        row_radius = np.asarray(rows.filled(float(np.median(rmap[region > 0]))), np.float64)
+    return ClothModel(
+        ref,
+        sigma,
+        v0,
+        lab,
+        region,
+        inside,
+        row_radius,
+        scale,
+        squash,
+        background,
+        rmap,
+        pocket_pixels(plane),
+    )
 
 
 def _background(

@@ -51,6 +51,9 @@ MAX_RING = 0.45
 #: What is left of a blob outside its balls holds another (capless) ball where it is this many
 #: radii thick (a ball's own half-thickness is one radius; a shadow's crescent far less).
 CAPLESS_THICK = 0.75
+#: A row of at least STICK_BALLS centres within STICK_OFFSET radii (RMS) of a line is a cue.
+STICK_BALLS = 3
+STICK_OFFSET = 0.3
 #: Most balls a blob may hold (all 22): a bigger blob is a person or an object, not balls.
 MAX_BALLS = 22
 
@@ -164,8 +167,8 @@ def split_blob(
     h, w = blob.shape
     area = float(np.count_nonzero(blob))
     n_area = area / (prior.single * math.pi * r * r)
-    if n_area > MAX_BALLS + 0.5:
-        return []
+    if n_area > MAX_BALLS + 0.5 and not attached:
+        return []  # (a strip of cushion shade along a whole side is that large, and holds balls)
     fx0, fy0 = int(x0 / scale), int(y0 / scale)
     fx1, fy1 = min(image.shape[1], int((x0 + w) / scale) + 1), min(image.shape[0], int((y0 + h) / scale) + 1)
     crop = image[fy0:fy1, fx0:fx1]
@@ -194,7 +197,10 @@ def split_blob(
     )
     if attached:
         good, _ = explained(blob, origin, r, centres, MIN_FILL_CAPPED)
-        return [(float(a), float(b)) for a, b in centres[good & ~surrounded(blob, origin, r, centres)]]
+        found = centres[good & ~surrounded(blob, origin, r, centres)]
+        if stick(found, r):
+            return []
+        return [(float(a), float(b)) for a, b in found]
     # Foreshortened, touching balls hide each other: a packed cluster shows as little as one
     # hexagonal cell (2 sqrt(3) r^2, squashed) per ball, not a whole disc.
     packing = max(1.35, math.pi / (2.0 * math.sqrt(3.0) * squash))
@@ -267,6 +273,20 @@ def explained(
     return good, bool(np.count_nonzero(covered & blob) >= MIN_COVER * np.count_nonzero(blob))
 
 
+def stick(centres: FloatArray, r: float) -> bool:
+    """Whether centres found on a blob from the border lie along one straight line.
+
+    A cue's shaft has a highlight along its length: read as caps it gives a row of evenly
+    spaced "balls" on a dead straight line. Three or more balls in a perfect line, touching a
+    strip that reaches in from the border, are far less likely than a cue.
+    """
+    if len(centres) < STICK_BALLS:
+        return False
+    c = centres - centres.mean(axis=0)
+    s = np.linalg.svd(c, compute_uv=False)
+    return bool(s[1] / math.sqrt(len(centres)) < STICK_OFFSET * r)
+
+
 def surrounded(blob: BoolArray, origin: tuple[int, int], r: float, centres: FloatArray) -> BoolArray:
     """Centres whose ring just outside a ball (1.3 to 1.8 radii) is mostly blob: not a lone ball."""
     if not len(centres):
@@ -285,6 +305,9 @@ def surrounded(blob: BoolArray, origin: tuple[int, int], r: float, centres: Floa
 def _kmeans(pts: npt.NDArray[np.float32], n: int, seeds: FloatArray) -> list[tuple[float, float]]:
     """k-means of the blob's pixels into ``n`` balls, started from the caps where there are any."""
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.1)
+    # k-means++ draws from OpenCV's global generator: seeded, a frame's answer does not depend
+    # on what was detected before it (the benchmark's stills, a video's earlier frames).
+    cv2.setRNGSeed(0)
     if len(seeds) >= n:
         seeds = seeds[:n]
     if len(seeds) == n:
