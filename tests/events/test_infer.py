@@ -324,6 +324,26 @@ def test_stroke_soon_after_the_clip_opens_is_found(t_strike: float, seed: int) -
     assert [set(c.balls) for c in kinds(events, Collision)] == [{"white", "red1"}]
 
 
+@pytest.mark.parametrize(
+    ("hide_from", "hide_for", "seed"), [(0.45, 0.3, 18), (0.45, 1.0, 19), (0.5, 1.5, 20)]
+)
+def test_white_lost_while_it_moves_still_starts_the_stroke(
+    hide_from: float, hide_for: float, seed: int
+) -> None:
+    """Real trackers lose a fast white (motion blur, the cue arm): the white found again a
+    ball's width from its spot, never absent in between, was struck, even when it is found
+    only after it stopped (dead behind the red it hit full-ball)."""
+    start = {"white": (1100.0, 900.0), "red1": (1800.0, 900.0)}
+    tl = simulate(start, (1500.0, 0.0), max_t=3.0)
+    fps = 30.0
+    times = np.arange(np.random.default_rng(seed).uniform(0, 1 / fps), tl.duration, 1 / fps)
+    hidden = np.zeros((len(times) + 2, 2), dtype=bool)
+    hidden[: len(times), 0] = (times > hide_from) & (times < hide_from + hide_for)
+    events = run(tl, fps=fps, seed=seed, hidden=hidden)
+    assert len(kinds(events, Strike)) == 1 and kinds(events, Place) == []
+    assert len(kinds(events, Rest)) == 1
+
+
 # Hypothesis shrinking re-runs whole clips (about 0.2 s each): a handful of examples and a
 # bounded shrink keep this test to a few seconds; the explicit example is a dead-straight
 # full-ball hit at 1.2 m/s, 30 fps, struck before the opening rest window passed the still

@@ -291,6 +291,11 @@ class EventInferer:
                 if cfg.move_mm < d_prev < d:
                     self._begin_stroke()
                     return []
+                if d > 2.0 * cfg.radius and self._unseen_while_on(frames, prev):
+                    # Lost while it moved (motion blur, a cue arm over it) and found a ball's
+                    # width away: it was struck. A white picked up by hand is absent instead.
+                    self._begin_stroke()
+                    return []
         out: list[InputEvent] = []
         if len(frames) < cfg.rest_frames:
             return out
@@ -311,6 +316,17 @@ class EventInferer:
             elif self._handled[b] and self._unseen_run[b] == 0:
                 self._handled[b] = False
         return out
+
+    def _unseen_while_on(self, frames: Sequence[_Frame], prev: _Frame) -> bool:
+        """Whether the white went unmeasured between ``prev`` and the newest frame while the
+        tracker still held it on the table (predicted, never absent)."""
+        w = self._white
+        k = len(frames) - 2
+        between = []
+        while k >= 0 and frames[k] is not prev:
+            between.append(frames[k])
+            k -= 1
+        return bool(between) and all(f.state[w] == TrackState.PREDICTED for f in between)
 
     def _begin_stroke(self) -> None:
         """Mark where the stroke's buffer starts: a few still frames before the white left."""
