@@ -21,11 +21,12 @@ from calibration.errors import BaulklineError
 from calibration.table import TABLE
 from calibration.video import VideoCalibrator
 from vision.detection.classical import ClassicalDetector
-from vision.detection.detections import BallDetector
 from vision.pipeline import BallsInFrame
 from vision.source import Frame
-from vision.tracking.tracker import Tracker, TrackerState, name_balls
-from vision.tracking.video import VideoTracker
+from vision.tracking.start import initial_state
+from vision.tracking.tracker import Tracker
+from vision.tracking.video import ScheduleConfig, VideoTracker, region_mask
+from vision.tracks import Tracks
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -53,19 +54,40 @@ class LiveBalls:
     """
 
     fps: float
-    detector: BallDetector = field(default_factory=ClassicalDetector)
+    detector: ClassicalDetector = field(default_factory=ClassicalDetector)
     calibrator: VideoCalibrator | None = None
     fixed: Calibration | None = None
     noise_mm: float = 1.5
+    schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
     _video: VideoTracker | None = None
     _names: tuple[str, ...] = ()
+    _first_index: int = 0
 
     @classmethod
-    def create(cls, fps: float, calibration_file: Path | None = None) -> LiveBalls:
+    def create(
+        cls, fps: float, calibration_file: Path | None = None, schedule: ScheduleConfig | None = None
+    ) -> LiveBalls:
         """The default stage: the classical detector, a video calibrator unless a file is given."""
+        sched = schedule or ScheduleConfig()
         if calibration_file is not None:
-            return cls(fps=fps, fixed=load_calibration(calibration_file))
-        return cls(fps=fps, calibrator=VideoCalibrator(fps=fps))
+            return cls(fps=fps, fixed=load_calibration(calibration_file), schedule=sched)
+        return cls(fps=fps, calibrator=VideoCalibrator(fps=fps), schedule=sched)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The tracked balls (empty until the tracker is seeded)."""
+        return self._names
+
+    def tracks(self) -> Tracks:
+        """Every frame tracked so far, with frame times counted from the first tracked frame.
+
+        Raises:
+            BaulklineError: nothing was tracked (the table never calibrated or no ball seen).
+        """
+        if self._video is None:
+            raise BaulklineError("no frame was tracked: the table was never calibrated with balls in view")
+        t = self._video.tracker.tracks()
+        return Tracks(t.ball_names, t.times + self._first_index / self.fps, t.position, t.pixel, t.state)
 
     @property
     def calibration(self) -> Calibration | None:
@@ -104,14 +126,18 @@ class LiveBalls:
         return BallsInFrame(self._names, pixel, position, state)
 
     def _seed(self, frame: Frame, cal: Calibration) -> bool:
+        """Start tracking on the first calibrated frame that shows balls: the ball set, the
+        cloth model and the playing-surface mask all come from it."""
+        cloth = self.detector.learn(frame.image, source=f"frame {frame.index}")
         det = self.detector.detect(frame.image)
-        names = name_balls(det.colour)
-        keep = [i for i, n in enumerate(names) if n]
-        if "white" not in {names[i] for i in keep} and len(keep) < 2:
+        if len(det) == 0:
             return False
-        self._names = tuple(names[i] for i in keep)
-        initial = TrackerState.seed(self._names, det.pixel[keep], det.radius[keep], det.colour[keep])
+        initial = initial_state(frame.image, det)
+        self._names = initial.names
+        self._first_index = frame.index
         pockets = cal.table_to_pixels(np.array([p.centre for p in TABLE.pockets.values()]))
         tracker = Tracker(initial, fps=self.fps, to_table=self._to_table, pockets=pockets)
-        self._video = VideoTracker(self.detector, tracker)
+        self._video = VideoTracker(
+            self.detector, tracker, self.schedule, region_mask(cloth.region, frame.image.shape)
+        )
         return True

@@ -1,10 +1,10 @@
 """``baulkline track VIDEO``: every ball's identity, pixel and table position in every frame.
 
-The first frame sets the ball set (see :mod:`vision.tracking.start`) and the cloth model; the
-tracker then follows the balls (:mod:`vision.tracking.video`), writing the per-frame tracks
-CSV of :mod:`vision.tracks` and, with ``--events``, the input event log inferred from them.
-Without ``--calibration`` the camera is calibrated from the first frame when the calibration
-module can; without any calibration the positions in millimetres are left empty.
+The same ball stage as the live referee (:class:`vision.balls_stage.LiveBalls`): the table is
+calibrated from the first frames that show it (or ``--calibration``) and re-checked on every
+frame; the first calibrated frame with balls sets the ball set and the cloth model; the
+tracker then follows the balls, writing the per-frame tracks CSV of :mod:`vision.tracks` and,
+with ``--events``, the input event log inferred from them, line by line as the video plays.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,123 +19,66 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("video", help="video file (or camera index / stream URL)")
     parser.add_argument("--calibration", type=Path, help="calibration JSON from `baulkline calibrate`")
     parser.add_argument("--tracks", type=Path, help="write the per-frame tracks CSV here")
-    parser.add_argument("--events", type=Path, help="write the inferred input event log (JSONL) here")
+    parser.add_argument(
+        "--events",
+        type=Path,
+        help="write the inferred input event log (JSONL) here, '-' for stdout, as it plays",
+    )
     parser.add_argument("--max-frames", type=int, default=0, help="stop after this many frames (0: all)")
     parser.add_argument(
         "--full-every", type=int, default=30, help="frames between whole-table detections (default 30)"
     )
 
 
-def _calibration(args: argparse.Namespace, first: Any) -> Any:
-    """The camera: from --calibration, else self-calibration, else None (with a note)."""
-    from calibration.errors import BaulklineError
-
-    if args.calibration is not None:
-        from calibration.calibrate import Calibration
-
-        try:
-            return Calibration.from_json(args.calibration.read_text())
-        except OSError as exc:
-            raise BaulklineError(f"{args.calibration}: cannot read ({exc.strerror})") from None
-    try:
-        from calibration.calibrate import calibrate_image
-    except ImportError:
-        print("baulkline track: note: no calibration module; positions in mm left empty", file=sys.stderr)
-        return None
-    try:
-        return calibrate_image(first, frame=f"{args.video} frame 0")
-    except BaulklineError as exc:
-        print(f"baulkline track: note: {exc}; positions in mm left empty", file=sys.stderr)
-        return None
-
-
-def _event_inferer(names: tuple[str, ...], fps: float) -> Any:
-    """Hook for event inference (vision.events): the inferer, or a one-line error."""
-    from calibration.errors import BaulklineError
-
-    try:
-        from vision.events.infer import EventInferer
-    except ImportError:
-        raise BaulklineError("event inference not available (vision.events.infer is missing)") from None
-    return EventInferer(names, fps=fps)
-
-
 def run(args: argparse.Namespace) -> int:
     """Track the video; returns the exit status."""
-    import numpy as np
-
+    from adjudicator.eventlog import JsonlWriter, event_to_dict
     from calibration.errors import BaulklineError
-    from calibration.table import TABLE
-    from vision.detection.classical import ClassicalDetector
+    from vision.balls_stage import LiveBalls
+    from vision.events.infer import EventInferer
     from vision.source import FrameSource
-    from vision.tracking.start import initial_state
-    from vision.tracking.tracker import Tracker
-    from vision.tracking.video import ScheduleConfig, VideoTracker, region_mask
+    from vision.tracking.video import ScheduleConfig
 
     source = FrameSource(str(args.video))
-    frames = source.frames()
-    first = next(frames, None)
-    if first is None:
-        raise BaulklineError(f"{args.video}: no frame could be decoded")
-    detector = ClassicalDetector()
-    cloth = detector.learn(first.image, source=f"{args.video} frame 0")
-    state = initial_state(first.image, detector.detect(first.image))
-    calib = _calibration(args, first.image)
-    to_table = None
-    pockets = None
-    if calib is not None:
-
-        def to_table(px: np.ndarray) -> np.ndarray:
-            return np.asarray(calib.pixels_to_table(px, z=TABLE.ball_radius), np.float64)
-
-        centres = np.array([p.centre for p in TABLE.pockets.values()], np.float64)
-        pockets = np.asarray(calib.table_to_pixels(centres), np.float64)
-    tracker = Tracker(state, fps=source.fps, to_table=to_table, pockets=pockets)
-    vt = VideoTracker(
-        detector,
-        tracker,
-        ScheduleConfig(full_every=args.full_every),
-        region_mask(cloth.region, first.image.shape),
-    )
-    inferer = _event_inferer(state.names, source.fps) if args.events is not None else None
-    total = source.frame_count
-    bar = _Progress(total) if sys.stderr.isatty() else None
-    events_out = args.events.open("w") if args.events is not None else None
+    source.open()
+    fps = source.fps
+    balls = LiveBalls.create(fps, args.calibration, ScheduleConfig(full_every=args.full_every))
+    inferer: EventInferer | None = None
+    bar = _Progress(source.frame_count) if sys.stderr.isatty() else None
+    to_stdout = args.events is not None and str(args.events) == "-"
     try:
-        from adjudicator.eventlog import JsonlWriter, event_to_dict
-
-        writer = JsonlWriter(events_out) if events_out is not None else None
-        tracker.update(detector.detect(first.image), None)
-        _emit(inferer, writer, tracker, first.index, first.t)
-        for fr in frames:
+        events_out = sys.stdout if to_stdout else args.events.open("w") if args.events is not None else None
+    except OSError as exc:
+        raise BaulklineError(f"{args.events}: cannot write the event log ({exc.strerror})") from None
+    writer = JsonlWriter(events_out) if events_out is not None else None
+    try:
+        for fr in source.frames():
             if args.max_frames and fr.index >= args.max_frames:
                 break
-            vt.process(fr.image)
-            _emit(inferer, writer, tracker, fr.index, fr.t)
+            tracked = balls.update(fr)
             if bar is not None:
                 bar.step(fr.index + 1)
+            if tracked is None or writer is None:
+                continue
+            if inferer is None:
+                inferer = EventInferer(tracked.names, fps=fps, noise_mm=balls.noise_mm)
+            for ev in inferer.update(fr.index, fr.t, tracked.position, tracked.state):
+                writer.write(event_to_dict(ev))
+    finally:
         if inferer is not None and writer is not None:
             for ev in inferer.finish():
                 writer.write(event_to_dict(ev))
-    finally:
-        if events_out is not None:
+        if events_out is not None and not to_stdout:
             events_out.close()
         if bar is not None:
             bar.done()
-    if args.tracks is not None:
-        tracker.tracks().to_csv(args.tracks)
+        if args.tracks is not None and balls.names:
+            balls.tracks().to_csv(args.tracks)
+    if not balls.names:
+        raise BaulklineError(
+            f"{args.video}: no frame could be tracked (the table never calibrated with balls in view)"
+        )
     return 0
-
-
-def _emit(inferer: Any, writer: Any, tracker: Any, index: int, t: float) -> None:
-    """Feed the frame just tracked to event inference, writing what it decides."""
-    if inferer is None or writer is None:
-        return
-    from adjudicator.eventlog import event_to_dict
-
-    _, position, state = tracker.frame_rows()
-    for ev in inferer.update(index, t, position, state):
-        writer.write(event_to_dict(ev))
 
 
 class _Progress:
