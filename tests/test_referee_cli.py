@@ -80,3 +80,16 @@ def test_bad_sources_are_one_line(
     )
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="the bundled sample video is missing")
+def test_track_events_stream_to_stdout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`baulkline track V --events -` writes a valid log to stdout (for `| baulkline adjudicate -`)."""
+    from adjudicator.eventlog import FrameStart, read_events
+
+    clip = _cut(SAMPLE, tmp_path / "cut.avi", frames=40)
+    assert main(["track", str(clip), "--events", "-"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    events = list(read_events(lines, source="stdout"))
+    assert events and isinstance(events[0], FrameStart)
+    assert not (tmp_path / "-").exists()
