@@ -46,3 +46,19 @@ def test_the_white_is_kept_even_when_it_looks_unlike_a_white() -> None:
     odd_white = (1.2, 70.0, 100.0)  # yellowish under a warm lamp; the yellow is also present
     assigned, _ = ColourClassifier().assign(_feats([odd_white, _proto("yellow"), _proto("red")]))
     assert sorted(COLOURS[c].value for c in assigned if c >= 0) == ["red", "white", "yellow"]
+
+
+@pytest.mark.parametrize(
+    ("yellow", "brown"),
+    [
+        ((0.8, 45.0, 96.0), (0.29, 24.0, 57.0)),  # the synthetic camera's: a dull yellow, a dark brown
+        ((1.45, 77.0, 94.0), (0.65, 37.0, 76.0)),  # the broadcast's
+    ],
+)
+def test_yellow_read_against_the_frames_reds(
+    yellow: tuple[float, float, float], brown: tuple[float, float, float]
+) -> None:
+    reds = [(0.5 * k, 55.0, 37.0) for k in (0.9, 1.0, 1.1)]
+    black = (0.04, 0.0, 0.0)
+    assigned, _ = ColourClassifier().assign(_feats([*reds, yellow, brown, black]))
+    assert [COLOURS[c].value for c in assigned] == ["red", "red", "red", "yellow", "brown", "black"]

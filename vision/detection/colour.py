@@ -167,6 +167,62 @@ def relative_lightness_costs(costs: FloatArray, feats: FloatArray) -> FloatArray
     return out
 
 
+@dataclass(frozen=True)
+class RelativePrototype:
+    """A colour as it differs from the same frame's reds: log lightness and chroma ratios and
+    the hue offset (degrees), each with its spread."""
+
+    log_lightness: float
+    sd_lightness: float
+    log_chroma: float
+    sd_chroma: float
+    hue: float
+    sd_hue: float
+
+
+#: The warm colours against the frame's reds. Spreads cover both the broadcast stills (brown
+#: 1.2x the reds' lightness, 0.67x their chroma, 37 degrees yellower; yellow 2.6x, 1.4x, +55)
+#: and the synthetic camera's balls (brown 0.6x, 0.45x, +19; yellow 1.6x, 0.8x, +59): what
+#: holds in both is the order (brown between red and yellow in hue, less chromatic than the
+#: reds; yellow the lightest and yellowest), not the absolute values.
+RELATIVE: dict[str, RelativePrototype] = {
+    "yellow": RelativePrototype(math.log(2.0), 0.35, math.log(1.07), 0.35, 57.0, 10.0),
+}
+#: Reds needed (detections whose best absolute colour is red) for a reference.
+MIN_REFERENCE_REDS = 3
+
+
+def relative_warm_costs(costs: FloatArray, feats: FloatArray) -> FloatArray:
+    """Brown and yellow costed against this frame's reds where there are enough of them.
+
+    Why: the renderer, the broadcast and the venue's light each shift the warm colours'
+    absolute lightness, chroma and hue (a synthetic brown is as dark as a red and only 19
+    degrees yellower), so absolute prototypes swap yellow for brown and brown for red. The
+    reds are many and unmistakable, so their median is a reference the others are read
+    against in the same frame.
+    """
+    red = colour_index("red")
+    reds = np.flatnonzero(np.argmin(costs, axis=1) == red)
+    if len(reds) < MIN_REFERENCE_REDS:
+        return costs
+    ref_l = float(np.median(feats[reds, 0]))
+    ref_c = float(np.median(feats[reds, 3]))
+    ref_h = float(np.median(feats[reds, 4]))
+    if ref_l <= 0.02 or ref_c <= 5.0:
+        return costs
+    out = costs.copy()
+    log_l = np.log(np.maximum(feats[:, 0], 1e-3) / ref_l)
+    log_c = np.log(np.maximum(feats[:, 3], 1.0) / ref_c)
+    dh_all = ((feats[:, 4] - ref_h + 180.0) % 360.0) - 180.0
+    weight = np.minimum(np.maximum(feats[:, 3] / 15.0, 0.0), 1.0)
+    for name, p in RELATIVE.items():
+        dl = (log_l - p.log_lightness) / p.sd_lightness
+        dc = (log_c - p.log_chroma) / p.sd_chroma
+        dh = (dh_all - p.hue) / p.sd_hue
+        out[:, colour_index(name)] = 0.5 * (dl**2 + dc**2 + weight * dh**2)
+    return out
+
+
 @dataclass
 class ColourClassifier:
     """Colour costs per detection and their global assignment under the ball-set prior.
@@ -224,7 +280,7 @@ class ColourClassifier:
         n = len(feats)
         if n == 0:
             return np.zeros(0, np.int64), np.zeros(0)
-        c = relative_lightness_costs(self.costs(feats), feats)
+        c = relative_lightness_costs(relative_warm_costs(self.costs(feats), feats), feats)
         # Confidence: softmax probability of the assigned colour among all colours.
         p = np.exp(-(c - c.min(axis=1, keepdims=True)))
         p /= p.sum(axis=1, keepdims=True)
