@@ -26,6 +26,8 @@ Mask = npt.NDArray[np.uint8]
 #: Part of each side (around its middle) whose outline points fit the side's line: the corner
 #: pockets chamfer the outline near the ends.
 SIDE_SPAN = 0.7
+#: Focal lengths (in image widths) a broadcast or a phone lens can have.
+F_RANGE = (0.2, 10.0)
 
 
 def bed_quad(region: Mask) -> FloatArray | None:
@@ -116,7 +118,10 @@ def plane_from_quad(quad: FloatArray, shape: tuple[int, int]) -> Homography | No
         h1, h2 = m[:, 0], m[:, 1]
         den = h2[2] ** 2 - h1[2] ** 2
         f2 = (h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2) / den if abs(den) > 1e-18 else 0.0
-        score = (f2 > 0, float(anisotropy(jacobians(h, centre))[0]))
+        # Seen nearly straight down the constraint is 0/0: only a focal length a lens could
+        # have (a fifth to ten image widths) decides; otherwise the less skewed mapping does.
+        plausible = (F_RANGE[0] * shape[1]) ** 2 < f2 < (F_RANGE[1] * shape[1]) ** 2
+        score = (plausible, float(anisotropy(jacobians(h, centre))[0]))
         if best is None or score > best[0]:
             best = (score, h)
     return None if best is None else best[1]
