@@ -189,6 +189,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"| ball recall / precision with the right colour | {fig['colour_recall']:.1%} / "
         f"{fig['colour_precision']:.1%} | |",
     ]
+    for half, parity in (("odd", 1), ("even", 0)):
+        part = summarise([r for r in results if int(r.name) % 2 == parity])
+        lines.append(f"| exact counts, {half}-numbered stills only | {part['exact']:.0%} | |")
     for c in COLOURS:
         lines.append(f"| count exact: {c.value} | {fig['acc_' + c.value]:.0%} | |")
     lines += [
