@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,6 +11,7 @@ from hypothesis import strategies as st
 
 from calibration.table import Colour
 from vision.detection.detections import COLOURS, BallDetections
+from vision.tracking.physics import Cushions, contacts, reflect
 from vision.tracking.tracker import Tracker, TrackerState, name_balls
 from vision.tracks import TrackState
 
@@ -147,3 +150,93 @@ def test_detection_order_does_not_matter(seed: int, vx: float, vy: float) -> Non
     a = _run(traj, [WHITE, RED, RED], seed=seed).tracks()
     b = _run(traj, [WHITE, RED, RED], seed=seed + 1).tracks()
     np.testing.assert_allclose(a.pixel, b.pixel)
+
+
+def _collision(offset: float, speed: float, frames: int = 30) -> np.ndarray:
+    """A ball at ``speed`` px/frame along x strikes a resting ball ``offset`` px off its line.
+
+    Equal masses, no spin: the struck ball leaves along the line of centres with the striker's
+    velocity component along it; the striker keeps the perpendicular component.
+    """
+    a0, b0, v = np.array([100.0, 300.0]), np.array([400.0, 300.0 + offset]), np.array([speed, 0.0])
+    dx = np.sqrt((2 * R) ** 2 - offset**2)
+    tc = (b0[0] - dx - a0[0]) / speed
+    at = a0 + tc * v
+    n = (b0 - at) / (2 * R)
+    vb = (v @ n) * n
+    va = v - vb
+    k = np.arange(frames)[:, None].astype(float)
+    after = np.clip(k - tc, 0, None)
+    a = np.where(k < tc, a0 + k * v, at + after * va)
+    b = b0 + after * vb
+    return np.stack([a, b], 1)
+
+
+@pytest.mark.parametrize(
+    ("offset", "speed"), [(0.0, 20.0), (0.0, 40.0), (8.0, 45.0), (14.0, 30.0), (-10.0, 12.0)]
+)
+def test_red_into_red_keeps_identities(offset: float, speed: float) -> None:
+    """A red striking a resting red: the names follow the physics, not the straight line."""
+    traj = _collision(offset, speed)
+    tracker = _run(traj, [RED, RED])
+    _assert_follows(tracker, traj)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    vx=st.floats(1, 60),
+    vy=st.floats(-30, 30),
+    bx=st.floats(-40, 40),
+    by=st.floats(-40, 40),
+)
+def test_contact_conserves_momentum(vx: float, vy: float, bx: float, by: float) -> None:
+    """Equal masses: the two velocities after a contact sum to the striker's before it."""
+    pos = np.array([[0.0, 0.0], [bx, by]])
+    vel = np.array([[vx, vy], [0.0, 0.0]])
+    _, new_vel = contacts(pos, vel, np.full(2, R), np.ones(2, bool))
+    np.testing.assert_allclose(new_vel.sum(axis=0), vel[0], atol=1e-9)
+    # No energy is created (equal to the striker's when a contact happened).
+    assert np.sum(new_vel**2) <= np.sum(vel**2) + 1e-9
+
+
+def _box_cushions(w: int = 400, h: int = 240, margin: int = 20) -> Cushions:
+    m = np.zeros((h, w), bool)
+    m[margin : h - margin, margin : w - margin] = True
+    return Cushions.from_mask(m)
+
+
+@pytest.mark.parametrize(
+    ("pos", "vel", "flipped"),
+    [((375.0, 120.0), (12.0, 3.0), 0), ((200.0, 25.0), (2.0, -9.0), 1), ((200.0, 120.0), (12.0, 3.0), -1)],
+)
+def test_reflect_bounces_off_the_surface_edge(
+    pos: tuple[float, float], vel: tuple[float, float], flipped: int
+) -> None:
+    """Crossing the edge reverses the normal component and keeps the speed; inside nothing changes."""
+    p, v = reflect(np.array([pos]), np.array([vel]), np.array([R]), _box_cushions())
+    if flipped < 0:
+        np.testing.assert_allclose(v[0], vel)
+        np.testing.assert_allclose(p[0], pos)
+    else:
+        assert np.sign(v[0, flipped]) == -np.sign(vel[flipped])
+        np.testing.assert_allclose(np.hypot(*v[0]), np.hypot(*vel), rtol=0.05)
+
+
+def test_white_followed_through_a_cushion_bounce() -> None:
+    """A fast ball bouncing off the edge next to a resting one keeps its name after the bounce."""
+    f = 20
+    x = 200 + 30 * np.arange(f, dtype=float)
+    wall = 380 - R - 20  # centre's limit: the cushion's edge minus one radius
+    x = np.where(x > wall, 2 * wall - x, x)
+    white = np.stack([x, np.full(f, 120.0)], 1)
+    red = np.tile([[320.0, 150.0]], (f, 1))
+    traj = np.stack([white, red], 1)
+    names = name_balls(np.array([WHITE, RED]))
+    tracker = Tracker(
+        TrackerState.seed(names, traj[0], np.full(2, R), colour=np.array([WHITE, RED])),
+        cushions=_box_cushions(),
+    )
+    tracker.state = replace(tracker.state, vel=np.array([[30.0, 0.0], [0.0, 0.0]]))
+    for i in range(1, f):
+        tracker.update(BallDetections.build(traj[i], np.full(2, R), colour=np.array([WHITE, RED])))
+    _assert_follows(tracker, traj)

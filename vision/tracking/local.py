@@ -24,6 +24,10 @@ Image = npt.NDArray[np.uint8]
 
 #: Lab weights (lightness counts half: shading and blur move it most).
 _W = np.array([0.5, 1.0, 1.0], np.float32)
+#: Weights of the off-segment residual: a ball lit from above is far brighter on top and darker
+#: below than its mean colour, a change mostly of lightness, so lightness off the segment counts
+#: a little (a hand is told from the white by its chroma, not its lightness).
+_SHADE = np.array([0.3, 1.0, 1.0], np.float32)
 
 
 def search(
@@ -85,7 +89,7 @@ def search(
     sep = float(np.linalg.norm(u))
     d = (lab - ref) * _W
     t = np.einsum("ijk,k->ij", d, u) / max(sep * sep, 1e-6)
-    off = d - t[..., None] * u
+    off = (d - t[..., None] * u) * _SHADE
     perp = np.sqrt(np.einsum("ijk,ijk->ij", off, off))
     inside = (t > mix) & (t < 1.8) & (perp < 0.3 * sep + 8.0)
     if region is not None and region.shape == inside.shape:

@@ -35,6 +35,7 @@ from scipy.optimize import linear_sum_assignment
 from calibration.table import Colour
 from vision.detection.detections import COLOURS, UNKNOWN, BallDetections
 from vision.tracking.motion import MotionConfig, correct, gate_distance, predict
+from vision.tracking.physics import Cushions, contacts, reflect
 from vision.tracks import Tracks, TrackState
 
 FloatArray = npt.NDArray[np.float64]
@@ -60,6 +61,8 @@ class TrackerConfig:
         absent_after: unseen frames after which a ball last seen by a pocket is potted.
         pocket_radii: how close (ball radii) to a pocket centre "beside a pocket" is.
         duplicate_radii: a re-acquired detection this close to a matched ball is its duplicate.
+        physics: predict contacts with resting balls and cushion bounces
+            (:mod:`vision.tracking.physics`) instead of straight lines only.
     """
 
     motion: MotionConfig = field(default_factory=MotionConfig)
@@ -72,6 +75,7 @@ class TrackerConfig:
     absent_after: int = 45
     pocket_radii: float = 4.0
     duplicate_radii: float = 1.5
+    physics: bool = True
 
 
 @dataclass(frozen=True)
@@ -187,6 +191,7 @@ def step(
     appearance: FloatArray | None = None,
     cfg: TrackerConfig | None = None,
     pockets: FloatArray | None = None,
+    cushions: Cushions | None = None,
 ) -> TrackerState:
     """Fold one frame's detections into the state (the reducer).
 
@@ -196,12 +201,16 @@ def step(
         appearance: ``(N, 3)`` Lab appearance of each detection, or None.
         cfg: matching configuration.
         pockets: ``(P, 2)`` pocket centres in pixels, to tell a potted ball from a hidden one.
+        cushions: the playing surface's edge, for bounces (None: no cushions known).
     """
     cfg = cfg or TrackerConfig()
     mc = cfg.motion
     b, n = len(state.names), len(det)
     active = state.state != TrackState.ABSENT
     pred, vel = predict(state.pos, state.vel, state.unseen, mc)
+    if cfg.physics:
+        pred, vel = contacts(state.pos, vel, state.radius, active)
+        pred, vel = reflect(pred, vel, state.radius, cushions)
     pred = np.where(active[:, None], pred, state.pos)
     match = np.full(b, -1, np.int64)
     if n and b:
@@ -332,6 +341,8 @@ class Tracker:
             positions are NaN.
         pockets: ``(P, 2)`` pocket centres in pixels (for telling potted from hidden).
         config: matching configuration.
+        cushions: the playing surface's edge in pixels, for bounces (a
+            :class:`~vision.tracking.video.VideoTracker` with a surface mask sets it).
     """
 
     def __init__(
@@ -341,7 +352,9 @@ class Tracker:
         to_table: Callable[[FloatArray], FloatArray] | None = None,
         pockets: FloatArray | None = None,
         config: TrackerConfig | None = None,
+        cushions: Cushions | None = None,
     ) -> None:
+        self.cushions = cushions
         self.state = initial
         self.fps = fps
         self.to_table = to_table
@@ -356,7 +369,7 @@ class Tracker:
         """Advance one frame; with no detections every ball is predicted."""
         det = detections if detections is not None else BallDetections.empty()
         app = appearance if detections is not None else None
-        self.state = step(self.state, det, app, self.config, self.pockets)
+        self.state = step(self.state, det, app, self.config, self.pockets, self.cushions)
         px = np.where((self.state.state == TrackState.ABSENT)[:, None], np.nan, self.state.pos)
         self._pixel.append(px)
         self._state.append(self.state.state.copy())

@@ -19,6 +19,7 @@ import numpy.typing as npt
 from vision.detection.detections import BallDetections, BallDetector
 from vision.tracking.appearance import disc_appearance
 from vision.tracking.local import search
+from vision.tracking.physics import Cushions
 from vision.tracking.tracker import Tracker, TrackerState
 from vision.tracks import TrackState
 
@@ -72,6 +73,8 @@ class VideoTracker:
         self.detector = detector
         self.region = region
         self.tracker = tracker
+        if region is not None and tracker.cushions is None:
+            tracker.cushions = Cushions.from_mask(region)
         self.schedule = schedule or ScheduleConfig()
         self._thumb: npt.NDArray[np.int16] | None = None
         self.frames = 0
