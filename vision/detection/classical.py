@@ -36,6 +36,8 @@ from vision.detection.cloth import (
     ClothModel,
     candidate_mask,
     channel_max,
+    chroma_distance,
+    chromaticity,
     downscale,
     learn_cloth,
     radius_correction,
@@ -60,6 +62,10 @@ DOUBLE_AREA = 1.35
 #: of a pocket in either half (odd, even) and the nearest real balls at 4.6 and beyond.
 POCKET_REACH = 3.5
 POCKET_REACH_BORDER = 4.0
+#: Frame pixels within this many radii of a lone ball's rough centre are weighed to refine it.
+REFINE_REACH = 1.0
+#: Re-centring passes (the first window is off by up to a working pixel).
+REFINE_PASSES = 2
 #: A blob from the border holding a ball is a ball on a strip of shade: no thicker than a ball.
 ATTACHED_THICKEST = 1.4
 
@@ -167,7 +173,7 @@ def find_balls(
     # other (foreshortening): it is split like a cluster (one cap and what is left).
     double = single_a > DOUBLE_AREA * use.single
     clusters += [k for k, d in zip(singles, double, strict=True) if d]
-    centres = [tuple(c) for c in single_c[~double]]
+    centres = [tuple(c) for c in refine_centres(image, model, single_c[~double], single_r[~double])]
     radii = list(single_r[~double])
     scores = list(np.minimum(1.0, single_a[~double]))
     dt: npt.NDArray[np.float32] | None = None
@@ -204,6 +210,49 @@ def find_balls(
         [not _near_pocket(model, c, r, POCKET_REACH) for c, r in zip(pts, rad, strict=True)], bool
     )
     return pts[keep_ball], rad[keep_ball], np.asarray(scores, np.float64)[keep_ball], measured
+
+
+def refine_centres(image: Image, model: ClothModel, centres: FloatArray, radii: FloatArray) -> FloatArray:
+    """Lone balls' centres (working scale) re-measured on the full-resolution frame.
+
+    Why: a working pixel is two frame pixels, about a centimetre of cloth; the centroid of the
+    working mask is quantised to it. The same cloth test (chromaticity off the cloth's, or
+    far darker) on the frame's own pixels near the ball gives its centroid to a fraction of
+    a frame pixel.
+    """
+    s = model.scale
+    out = centres.copy()
+    for i, ((cu, cv), r) in enumerate(zip(centres, radii, strict=True)):
+        u, v, rf = (cu + 0.5) / s - 0.5, (cv + 0.5) / s - 0.5, r / s
+        for _ in range(REFINE_PASSES):
+            moved = _refined(image, model, u, v, rf)
+            if moved is None:
+                break
+            u, v = moved
+        out[i] = ((u + 0.5) * s - 0.5, (v + 0.5) * s - 0.5)
+    return out
+
+
+def _refined(image: Image, model: ClothModel, u: float, v: float, rf: float) -> tuple[float, float] | None:
+    """The centroid (frame pixels) of the not-cloth pixels of the ball's disc around ``(u, v)``."""
+    s = model.scale
+    h, w = image.shape[:2]
+    half = math.ceil(REFINE_REACH * rf) + 1
+    x0, y0 = max(0, int(u) - half), max(0, int(v) - half)
+    x1, y1 = min(w, int(u) + half + 1), min(h, int(v) + half + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    crop = image[y0:y1, x0:x1]
+    chroma, value = chromaticity(crop)
+    iy = min(int((v + 0.5) * s), model.region.shape[0] - 1)
+    ix = min(int((u + 0.5) * s), model.region.shape[1] - 1)
+    ref = model.chroma if model.background is None else model.background[max(iy, 0), max(ix, 0)]
+    ball = (chroma_distance(chroma, ref) > model.threshold) | (value < DARK_FRACTION * model.value)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    ball &= (xx - u) ** 2 + (yy - v) ** 2 <= (REFINE_REACH * rf) ** 2
+    if np.count_nonzero(ball) < 0.5 * math.pi * rf * rf:
+        return None
+    return float(xx[ball].mean()), float(yy[ball].mean())
 
 
 @dataclass
