@@ -138,9 +138,13 @@ class Calibration:
         dist = tuple(float(v) for v in self.distortion)
         intr = Intrinsics(w, h, float(k[0, 0]), float(k[1, 1]), float(k[0, 2]), float(k[1, 2]), dist)  # type: ignore[arg-type]
         r = self.rotation @ CAMERA_TO_FIT  # the Camera's rotation: Rz(roll) Rx(tilt) Rz(yaw)
-        tilt = math.degrees(math.acos(float(np.clip(r[2, 2], -1.0, 1.0))))
-        yaw = math.degrees(math.atan2(r[2, 0], r[2, 1]))
-        roll = math.degrees(math.atan2(r[0, 2], -r[1, 2]))
+        sin_tilt = math.hypot(r[0, 2], r[1, 2])
+        tilt = math.degrees(math.atan2(sin_tilt, r[2, 2]))
+        if sin_tilt < 1e-9:  # straight down: yaw and roll turn about one axis; give it to roll
+            yaw, roll = 0.0, math.degrees(math.atan2(r[1, 0], r[0, 0]))
+        else:
+            yaw = math.degrees(math.atan2(r[2, 0], r[2, 1]))
+            roll = math.degrees(math.atan2(r[0, 2], -r[1, 2]))
         centre = self.camera_centre
         if centre[2] <= 0 or tilt >= 80.0:
             raise BaulklineError("the fitted camera is not above the table looking down at it")
