@@ -87,6 +87,14 @@ def _dataset(work: Path, images: int, imgsz: int, seed: int) -> tuple[Path, Data
     return data, spec, time.perf_counter() - t0
 
 
+def _relative(path: Path) -> str:
+    """A path as the recipe records it: relative to the repository when inside it."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
 def _tag(onnx_path: Path, meta: dict[str, object]) -> None:
     """Write the recipe into the ONNX metadata, where the run-time detector reads its scale."""
     import onnx
@@ -151,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         "dataset": asdict(spec),
         "epochs": int(trainer.epoch) + 1,
         "imgsz": args.imgsz,
-        "model": args.model,
+        "model": _relative(Path(args.model)),
         "augment": AUGMENT,
         "render_s": round(render_s, 1),
         "train_s": round(train_s, 1),

@@ -204,8 +204,10 @@ def _visible_fraction(mask: U8, boxes: FloatArray) -> FloatArray:
     return out
 
 
-def score_bar(rng: np.random.Generator, image: U8) -> None:
-    """A broadcast caption strip along the bottom: names, scores and small ball icons."""
+def score_bar(rng: np.random.Generator, image: U8) -> tuple[int, int, int, int]:
+    """A broadcast caption strip along the bottom: names, scores and small ball icons.
+
+    Returns its rectangle ``x0, y0, x1, y1``: balls under it are hidden."""
     h, w = image.shape[:2]
     y1 = int(h * rng.uniform(0.88, 0.97))
     y0 = y1 - int(h * rng.uniform(0.04, 0.07))
@@ -224,6 +226,7 @@ def score_bar(rng: np.random.Generator, image: U8) -> None:
         c = (int(rng.integers(x0, x1)), int(rng.integers(y0, y1)))
         icon = [(30, 30, 200), (20, 20, 20), (200, 200, 200), (40, 200, 230)][int(rng.integers(4))]
         cv2.circle(image, c, int(rng.integers(7, 12)), icon, -1, cv2.LINE_AA)
+    return x0, y0, x1, y1
 
 
 def render_labelled(renderer: Renderer, rng: np.random.Generator) -> Labelled:
@@ -248,7 +251,10 @@ def render_labelled(renderer: Renderer, rng: np.random.Generator) -> Labelled:
     inside = (boxes[:, 2] > 0) & (boxes[:, 3] > 0) & (boxes[:, 0] < w) & (boxes[:, 1] < h)
     boxes, classes = boxes[inside], classes[inside]
     if rng.random() < 0.4:
-        score_bar(rng, image)
+        bx0, by0, bx1, by1 = score_bar(rng, image)
+        centre = (boxes[:, :2] + boxes[:, 2:]) / 2
+        under = (centre[:, 0] >= bx0) & (centre[:, 0] <= bx1) & (centre[:, 1] >= by0) & (centre[:, 1] <= by1)
+        boxes, classes = boxes[~under], classes[~under]
     if rng.random() < 0.3:
         image = np.asarray(cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.5, 1.3))), np.uint8)
     return Labelled(image, boxes, classes)

@@ -113,7 +113,7 @@ class YoloDetector:
 
     model: Path = MODEL_PATH
     scale: float | None = None
-    conf: float = 0.35
+    conf: float = 0.15
     iou: float = 0.45
     threads: int = 1
     _session: object = field(init=False, repr=False)
