@@ -66,6 +66,8 @@ POCKET_REACH_BORDER = 4.0
 REFINE_REACH = 1.0
 #: Re-centring passes (the first window is off by up to a working pixel).
 REFINE_PASSES = 2
+#: Largest refinement (working pixels) taken as a correction rather than a distraction.
+REFINE_MAX_MOVE = 1.0
 #: A blob from the border holding a ball is a ball on a strip of shade: no thicker than a ball.
 ATTACHED_THICKEST = 1.4
 
@@ -224,12 +226,16 @@ def refine_centres(image: Image, model: ClothModel, centres: FloatArray, radii: 
     out = centres.copy()
     for i, ((cu, cv), r) in enumerate(zip(centres, radii, strict=True)):
         u, v, rf = (cu + 0.5) / s - 0.5, (cv + 0.5) / s - 0.5, r / s
+        u0, v0 = u, v
         for _ in range(REFINE_PASSES):
             moved = _refined(image, model, u, v, rf)
             if moved is None:
                 break
             u, v = moved
-        out[i] = ((u + 0.5) * s - 0.5, (v + 0.5) * s - 0.5)
+        # Refining corrects the quantisation (under a working pixel); a bigger move was pulled
+        # by something beside the ball (a shadow, a cue's tip), so the blob's centroid stands.
+        if math.hypot(u - u0, v - v0) <= REFINE_MAX_MOVE / s:
+            out[i] = ((u + 0.5) * s - 0.5, (v + 0.5) * s - 0.5)
     return out
 
 
