@@ -268,16 +268,12 @@ def clear_path(cue: Position, targets: Sequence[Position], others: Sequence[Posi
     """
     if not targets:
         return False
+    centre = _centre_first_hits(cue, targets, others)  # the common case, decided cheaply
+    if centre is None or bool(np.any((centre >= 0) & (centre < len(targets)))):
+        return True
     c = np.asarray(cue, dtype=np.float64)
     tg = _array(targets)
     balls = np.concatenate([tg, _array(others)])
-    d = tg - c
-    dist = np.hypot(d[:, 0], d[:, 1])
-    if bool(np.any(dist <= CONTACT + GRAZE)):
-        return True
-    centre = _first_hits(c, d / dist[:, None], balls)  # the common case, decided cheaply
-    if bool(np.any((centre >= 0) & (centre < tg.shape[0]))):
-        return True
     rel = balls - c
     bdist = np.maximum(np.hypot(rel[:, 0], rel[:, 1]), CONTACT)
     btheta = np.arctan2(rel[:, 1], rel[:, 0])
@@ -304,16 +300,22 @@ def centre_clear(cue: Position, targets: Sequence[Position], others: Sequence[Po
     some target's centre meets that target first (a ball on touching the cue-ball counts)."""
     if not targets:
         return False
+    first = _centre_first_hits(cue, targets, others)
+    return first is None or bool(np.any(first == np.arange(len(targets))))
+
+
+def _centre_first_hits(
+    cue: Position, targets: Sequence[Position], others: Sequence[Position]
+) -> npt.NDArray[np.int64] | None:
+    """Index (into targets + others) of the first ball met by the straight stroke at each
+    target's centre, -1 for none; ``None`` when a target touches the cue-ball (it is hit)."""
     c = np.asarray(cue, dtype=np.float64)
     tg = _array(targets)
-    balls = np.concatenate([tg, _array(others)])
     d = tg - c
     dist = np.hypot(d[:, 0], d[:, 1])
     if bool(np.any(dist <= CONTACT + GRAZE)):
-        return True
-    dirs = d / dist[:, None]
-    first = _first_hits(c, dirs, balls)
-    return bool(np.any(first == np.arange(tg.shape[0])))
+        return None
+    return _first_hits(c, d / dist[:, None], np.concatenate([tg, _array(others)]))
 
 
 def clear_path_in_hand(targets: Sequence[Position], others: Sequence[Position], step: float = 4.0) -> bool:
