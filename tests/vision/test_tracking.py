@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from calibration.table import Colour
 from vision.detection.detections import COLOURS, BallDetections
+from vision.tracking.local import search
 from vision.tracking.physics import Cushions, contacts, reflect
 from vision.tracking.tracker import Tracker, TrackerState, name_balls
 from vision.tracks import TrackState
@@ -240,3 +242,19 @@ def test_white_followed_through_a_cushion_bounce() -> None:
     for i in range(1, f):
         tracker.update(BallDetections.build(traj[i], np.full(2, R), colour=np.array([WHITE, RED])))
     _assert_follows(tracker, traj)
+
+
+@pytest.mark.parametrize(("dx", "dy"), [(20.0, 0.0), (14.0, 14.0), (0.0, 21.0)])
+def test_search_splits_touching_balls(dx: float, dy: float) -> None:
+    """Two touching reds on the cloth are two centres, each within a pixel or two of its ball."""
+    img = np.zeros((120, 120, 3), np.uint8)
+    img[:] = (40, 160, 30)  # cloth (BGR)
+    a = np.array([50.0, 50.0])
+    b = a + np.array([dx, dy])
+    for c in (a, b):
+        cv2.circle(img, (round(c[0]), round(c[1])), round(R), (30, 30, 190), -1)
+    red = cv2.cvtColor(np.array([[[30, 30, 190]]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+    found = search(img, (0, 0, 120, 120), red, R).pixel
+    assert len(found) == 2
+    for c in (a, b):
+        assert np.min(np.linalg.norm(found - c, axis=1)) < 2.0

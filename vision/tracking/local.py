@@ -105,23 +105,65 @@ def search(
     # a blurred streak keeps its centre line.
     dt = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
     core = (dt >= min_thickness * radius).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    labels = _ball_labels(core, dt, radius)
     centres: list[tuple[float, float]] = []
     scores: list[float] = []
-    for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] < min_area * np.pi * radius**2:
+    for i in range(1, int(labels.max()) + 1):
+        sel = labels == i
+        ys, xs = np.nonzero(sel)
+        if len(xs) < min_area * np.pi * radius**2:
             continue
-        bx, by, bw, bh = (int(v) for v in stats[i, :4])
-        sel = labels[by : by + bh, bx : bx + bw] == i
-        peak = float(dt[by : by + bh, bx : bx + bw][sel].max())
+        peak = float(dt[sel].max())
         if peak > 2.2 * radius:  # a hand or a shirt, not a ball
             continue
-        ys, xs = np.nonzero(sel)
-        centres.append((ox + (bx + xs.mean() + 0.5) / s - 0.5, oy + (by + ys.mean() + 0.5) / s - 0.5))
+        centres.append((ox + (xs.mean() + 0.5) / s - 0.5, oy + (ys.mean() + 0.5) / s - 0.5))
         scores.append(min(1.0, peak / max(radius, 1e-6)))
     if not centres:
         return BallDetections.empty()
     return BallDetections.build(centres, np.full(len(centres), full_radius), confidence=scores)
+
+
+def _ball_labels(
+    core: npt.NDArray[np.uint8], dt: npt.NDArray[np.float32], radius: float
+) -> npt.NDArray[np.int32]:
+    """Label image of the cores, touching balls given one label each.
+
+    Why: two balls in contact (a red beside a red) share one blob whose centroid lies between
+    them, so a ball followed by its core drifts to the pair's middle and then takes the other
+    ball's name. A whole ball's distance transform has one peak near a radius deep at its centre;
+    a blob with two such peaks more than a radius apart is two balls, and each pixel goes to its
+    nearest peak. A blurred streak's peak is shallow (under ``_DEEP`` radii) and is never split.
+    """
+    n, labels = cv2.connectedComponents(core, connectivity=8)
+    k = 2 * max(1, round(0.8 * radius)) + 1
+    top = cv2.dilate(dt, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    peaks = (dt >= top - 1e-3) & (dt >= _DEEP * radius) & (core > 0)
+    out = labels.astype(np.int32)
+    nxt = n
+    for i in range(1, n):
+        sel = labels == i
+        pn, plab = cv2.connectedComponents((peaks & sel).astype(np.uint8), connectivity=8)
+        if pn <= 2:
+            continue
+        cen = np.array([np.argwhere(plab == j).mean(axis=0) for j in range(1, pn)])
+        # Plateau fragments of one peak closer than a radius are one ball.
+        keep: list[npt.NDArray[np.float64]] = []
+        for c in cen:
+            if all(np.hypot(*(c - q)) > radius for q in keep):
+                keep.append(c)
+        if len(keep) < 2:
+            continue
+        pts = np.argwhere(sel)
+        near = np.argmin(np.linalg.norm(pts[:, None, :] - np.array(keep)[None, :, :], axis=2), axis=1)
+        for j in range(1, len(keep)):
+            part = pts[near == j]
+            out[part[:, 0], part[:, 1]] = nxt
+            nxt += 1
+    return out
+
+
+#: Smallest distance-transform peak, in radii, of a whole ball's core (a streak's is shallower).
+_DEEP = 0.6
 
 
 def _wdist(lab: npt.NDArray[np.float32], ref: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
