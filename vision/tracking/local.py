@@ -103,7 +103,7 @@ def search(
     # Keep only what is at least ``min_thickness`` radii inside the blobs: the cue and its
     # tip fall away, a ball pressed against the cue or a hand becomes a separate core, and
     # a blurred streak keeps its centre line.
-    dt = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    dt = np.asarray(cv2.distanceTransform(mask, cv2.DIST_L2, 3), np.float32)
     core = (dt >= min_thickness * radius).astype(np.uint8)
     labels = _ball_labels(core, dt, radius)
     centres: list[tuple[float, float]] = []
