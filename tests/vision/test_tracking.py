@@ -258,3 +258,23 @@ def test_search_splits_touching_balls(dx: float, dy: float) -> None:
     assert len(found) == 2
     for c in (a, b):
         assert np.min(np.linalg.norm(found - c, axis=1)) < 2.0
+
+
+@pytest.mark.parametrize(
+    ("ball_bgr", "other_bgr", "found"),
+    [
+        ((30, 30, 190), (150, 190, 230), 1),  # a red beside a skin-coloured blob: only the red
+        ((20, 20, 20), (150, 190, 230), 1),  # the black beside a hand
+        ((30, 30, 190), (30, 30, 190), 2),  # two reds: both
+    ],
+)
+def test_search_rejects_wrong_lightness(
+    ball_bgr: tuple[int, int, int], other_bgr: tuple[int, int, int], found: int
+) -> None:
+    """A blob on the other side of the cloth's lightness is not the ball searched for."""
+    img = np.zeros((100, 160, 3), np.uint8)
+    img[:] = (40, 160, 30)
+    cv2.circle(img, (40, 50), round(R), ball_bgr, -1)
+    cv2.circle(img, (110, 50), round(R), other_bgr, -1)
+    lab = cv2.cvtColor(np.array([[ball_bgr]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+    assert len(search(img, (0, 0, 160, 100), lab, R, mix=0.25).pixel) == found

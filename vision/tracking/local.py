@@ -92,6 +92,12 @@ def search(
     off = (d - t[..., None] * u) * _SHADE
     perp = np.sqrt(np.einsum("ijk,ijk->ij", off, off))
     inside = (t > mix) & (t < 1.8) & (perp < 0.3 * sep + 8.0)
+    # Lightness is down-weighted above (shading), but a pixel on the wrong side of the cloth's
+    # lightness is no part of this ball: a hand or cuff (lighter than the cloth) is not a red or
+    # the black (darker), however the chroma mixes.
+    c_l = float(colour[0] - ref[0])
+    if abs(c_l) > 20.0:
+        inside &= (lab[..., 0] - ref[0]) * np.sign(c_l) > -0.25 * abs(c_l)
     if region is not None and region.shape == inside.shape:
         inside &= region
     mask = inside.astype(np.uint8)
