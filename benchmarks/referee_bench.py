@@ -49,6 +49,7 @@ def run_clip(video: Path, out_dir: Path) -> dict[str, Any]:
     expected = heard(list(adjudicate(truth)))
     source = FrameSource(str(video))
     fps = source.fps
+    frames = int(source.frame_count or 0)  # read before the capture is consumed and released
     balls = LiveBalls.create(fps=fps)
     pipe = Pipeline(
         balls=balls,
@@ -64,7 +65,6 @@ def run_clip(video: Path, out_dir: Path) -> dict[str, Any]:
         error = f"{type(exc).__name__}: {exc}"
     wall = time.perf_counter() - t0
     got = heard(pipe.outputs)
-    frames = int(source.frame_count or 0)
     return {
         "clip": video.stem,
         "match": got == expected,
