@@ -15,23 +15,14 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from calibration.table import Colour
+from calibration.table import COLOURS_ASCENDING, Colour
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 Image = npt.NDArray[np.uint8]
 
 #: Colour index order of :attr:`BallDetections.colour`; ``-1`` means not yet identified.
-COLOURS: tuple[Colour, ...] = (
-    Colour.WHITE,
-    Colour.RED,
-    Colour.YELLOW,
-    Colour.GREEN,
-    Colour.BROWN,
-    Colour.BLUE,
-    Colour.PINK,
-    Colour.BLACK,
-)
+COLOURS: tuple[Colour, ...] = (Colour.WHITE, Colour.RED, *COLOURS_ASCENDING)
 UNKNOWN = -1
 
 
