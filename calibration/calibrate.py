@@ -416,6 +416,18 @@ def _projector(fit: CameraFit, size: tuple[int, int]) -> ToImage:
     return _from_fit(fit, size, 0.0).projector()
 
 
+def _snapped(offsets: FloatArray) -> FloatArray:
+    """Edge offsets with any cushion whose edge was found out at the rail (the cushion top's
+    outer edge, a cushion width out: the strong wood/cloth step) brought back to the others' nose
+    offset, so that the tight search looks at the nose on every side."""
+    at_rail = offsets < -0.5 * TABLE.cushion_width
+    if not at_rail.any():
+        return offsets
+    nose = float(np.median(offsets[~at_rail])) if (~at_rail).any() else 0.0
+    out: FloatArray = np.where(at_rail, nose, offsets)
+    return out
+
+
 def _calibrate(image: UInt8Array) -> Calibration:
     if image.ndim != 3 or image.shape[2] != 3:
         raise BaulklineError(f"expected a colour (H, W, 3) image, got shape {image.shape}")
@@ -474,7 +486,9 @@ def _calibrate(image: UInt8Array) -> Calibration:
     # 5. Once more, around the joint camera, with the tight windows.
     cal = _from_fit(fit, size, 0.0)
     project = cal.projector()
-    cushion = _noses(image, cloth, project, TIGHT, 40.0, fit.centre, fit.edge_offsets)
+    # The final search is centred on each cushion's own nose: a side whose edge was found at the
+    # rail is searched again, around the other sides' nose offset, in the wider window.
+    cushion = _noses(image, cloth, project, NARROW, 40.0, fit.centre, _snapped(fit.edge_offsets))
     final = end_patch(image, project, False)
     line, arc = baulk_points(final, project, marking_score(final)[1], 30.0)
     obs = Observations(cushion=cushion, baulk=line, d_arc=arc)
