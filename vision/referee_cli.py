@@ -11,7 +11,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vision.operator import OperatorQueue
+    from vision.source import Frame
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The sample the referee plays when no source is given.
@@ -65,8 +72,6 @@ def run(args: argparse.Namespace) -> int:
     operator = OperatorQueue.of(read_operator_inputs(args.inputs) if args.inputs else [])
     interactive = sys.stderr.isatty()
     view = LiveView(players, speaker=Speaker(args.speak), interactive=interactive)
-    if args.keys:
-        _start_keys(operator, view, KEYS)
     balls = LiveBalls.create(fps=fps, calibration_file=args.calibration)
     writer: H264Writer | None = None
     if not args.no_video:
@@ -90,12 +95,12 @@ def run(args: argparse.Namespace) -> int:
         annotate=None if args.no_video else annotate,
         players=players,
     )
+    if args.keys:
+        _start_keys(operator, KEYS, lambda: pipe.referee.frame_state.striker)
     total = frames.frame_count
     failure: BaulklineError | None = None
 
-    def progress(frames_iter):  # type: ignore[no-untyped-def]
-        import time
-
+    def progress(frames_iter: Iterator[Frame]) -> Iterator[Frame]:
         start = time.monotonic()
         for i, frame in enumerate(frames_iter, start=1):
             yield frame
@@ -132,31 +137,29 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _start_keys(operator: object, view: object, keys: dict[str, str]) -> None:
-    """Read single keys from the terminal in a background thread (operator inputs)."""
+def _start_keys(operator: OperatorQueue, keys: dict[str, str], striker: Callable[[], int]) -> None:
+    """Read single keys from the terminal in a background thread (operator inputs); each key
+    becomes the event it stands for, attributed to the player at the table now."""
+    import termios
     import threading
-    import time
+    import tty
 
     from calibration.errors import BaulklineError
-    from vision.operator import OperatorQueue, event_for_key
+    from vision.operator import event_for_key
 
     if not sys.stdin.isatty():
         raise BaulklineError("--keys needs a terminal on standard input; use --inputs FILE instead")
-    assert isinstance(operator, OperatorQueue)
     print("keys: " + ", ".join(f"{k} {v}" for k, v in keys.items()), file=sys.stderr)
     start = time.monotonic()
 
     def loop() -> None:
-        import termios
-        import tty
-
         fd = sys.stdin.fileno()
         old = termios.tcgetattr(fd)
         try:
             tty.setcbreak(fd)
             while True:
                 key = sys.stdin.read(1)
-                event = event_for_key(key, time.monotonic() - start, striker=0)
+                event = event_for_key(key, time.monotonic() - start, striker=striker())
                 if event is not None:
                     operator.push(event)
         finally:
