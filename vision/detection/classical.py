@@ -34,6 +34,7 @@ from calibration.errors import BaulklineError
 from vision.detection.cloth import (
     DARK_FRACTION,
     ClothModel,
+    Mask,
     candidate_mask,
     channel_max,
     chroma_distance,
@@ -47,7 +48,6 @@ from vision.detection.colour import ColourClassifier, colour_features
 from vision.detection.detections import BallDetections, Image
 
 FloatArray = npt.NDArray[np.float64]
-Mask = npt.NDArray[np.uint8]
 Labels = npt.NDArray[np.int32]
 
 #: Full-frame detections between refreshes of a video's cloth model (about 30 s at 30 fps).

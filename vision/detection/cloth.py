@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from calibration.errors import BaulklineError
 from calibration.table import TABLE
+from vision.detection.detections import Image
 from vision.detection.plane import (
     bed_quad,
     foreshortening,
@@ -37,7 +38,6 @@ from vision.detection.plane import (
 )
 
 FloatArray = npt.NDArray[np.float64]
-Image = npt.NDArray[np.uint8]
 Mask = npt.NDArray[np.uint8]
 
 #: Ball radius over the playing surface's width (the cloth between the cushion noses).
