@@ -34,6 +34,7 @@ from scipy.optimize import linear_sum_assignment
 
 from calibration.table import Colour
 from vision.detection.detections import COLOURS, UNKNOWN, BallDetections
+from vision.tracking.bed import DEFAULT_TOL, off_bed
 from vision.tracking.motion import MotionConfig, correct, gate_distance, predict
 from vision.tracking.physics import Cushions, contacts, reflect
 from vision.tracks import Tracks, TrackState
@@ -63,6 +64,8 @@ class TrackerConfig:
         duplicate_radii: a re-acquired detection this close to a matched ball is its duplicate.
         physics: predict contacts with resting balls and cushion bounces
             (:mod:`vision.tracking.physics`) instead of straight lines only.
+        bed_tol: millimetres past a cushion nose or pocket mouth line that a measured centre may
+            lie (:func:`vision.tracking.bed.off_bed`); farther is a pocket hole, not a ball.
     """
 
     motion: MotionConfig = field(default_factory=MotionConfig)
@@ -76,6 +79,7 @@ class TrackerConfig:
     pocket_radii: float = 4.0
     duplicate_radii: float = 1.5
     physics: bool = True
+    bed_tol: float = DEFAULT_TOL
 
 
 @dataclass(frozen=True)
@@ -210,7 +214,11 @@ def step(
     pred, vel = predict(state.pos, state.vel, state.unseen, mc)
     if cfg.physics:
         pred, vel = contacts(state.pos, vel, state.radius, active)
-        pred, vel = reflect(pred, vel, state.radius, cushions)
+        bounced, bvel = reflect(pred, vel, state.radius, cushions)
+        # A pocket's mouth has no cushion to bounce off: the surface mask closes over it, but a
+        # ball heading there drops (bounced back, a potted ball's prediction stays on the bed).
+        mouth = _near_pocket(pred, state.radius, pockets, cfg)[:, None]
+        pred, vel = np.where(mouth, pred, bounced), np.where(mouth, vel, bvel)
     pred = np.where(active[:, None], pred, state.pos)
     match = np.full(b, -1, np.int64)
     if n and b:
@@ -369,11 +377,40 @@ class Tracker:
         """Advance one frame; with no detections every ball is predicted."""
         det = detections if detections is not None else BallDetections.empty()
         app = appearance if detections is not None else None
+        if self.to_table is not None and len(det):
+            # A pocket hole or the rail is no ball on the bed (see :mod:`vision.tracking.bed`).
+            keep = ~off_bed(self._table(det.pixel), self.config.bed_tol)
+            if not np.all(keep):
+                det = det[keep]
+                app = app[keep] if app is not None else None
         self.state = step(self.state, det, app, self.config, self.pockets, self.cushions)
+        self.state = self._leave_bed(self.state)
         px = np.where((self.state.state == TrackState.ABSENT)[:, None], np.nan, self.state.pos)
         self._pixel.append(px)
         self._state.append(self.state.state.copy())
         return self.state
+
+    def _leave_bed(self, state: TrackerState) -> TrackerState:
+        """A ball unmeasured whose prediction went past a mouth or nose line is off the bed.
+
+        Why: its last sightings ran into a pocket's mouth and its measurements there were refused;
+        held ``predicted`` it would wait out ``absent_after`` frames before the pocket test, and
+        the stroke would not settle until then.
+        """
+        if self.to_table is None:
+            return state
+        pred = state.state == TrackState.PREDICTED
+        if not np.any(pred):
+            return state
+        gone = np.zeros(len(pred), bool)
+        gone[pred] = off_bed(self._table(state.pos[pred]), self.config.bed_tol)
+        if not np.any(gone):
+            return state
+        return replace(
+            state,
+            vel=np.where(gone[:, None], 0.0, state.vel),
+            state=np.where(gone, TrackState.ABSENT, state.state).astype(np.int8),
+        )
 
     def frame_rows(self) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int8]]:
         """The last frame's pixels, table positions and states (for online consumers)."""

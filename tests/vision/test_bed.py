@@ -1,0 +1,78 @@
+"""The bed gate: pocket holes and the rail are no ball positions; a ball into a pocket goes absent."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from calibration.table import TABLE, Colour
+from vision.detection.detections import COLOURS, BallDetections
+from vision.tracking.bed import DEFAULT_TOL, near_mouth, off_bed
+from vision.tracking.tracker import Tracker, TrackerState
+from vision.tracks import TrackState
+
+R = TABLE.ball_radius
+L, W = TABLE.length, TABLE.width
+BLUE = COLOURS.index(Colour.BLUE)
+
+
+@pytest.mark.parametrize(
+    ("xy", "expected"),
+    [
+        (TABLE.spots[Colour.BLUE], False),
+        ((R, W / 2), False),  # frozen to the baulk cushion
+        ((L / 2, R - 5.0), False),  # in the middle pocket's mouth, short of the nose line
+        ((L / 2, 0.0), False),  # on the mouth line
+        (TABLE.pockets["middle_left"].centre, True),  # the hole itself
+        (TABLE.pockets["top_right"].centre, True),
+        ((1754.0, -27.0), True),  # a hole's rim found as a ball
+        ((L / 2 + 500, -DEFAULT_TOL - 2), True),  # on the rail beyond a cushion
+        ((L + 40.0, W / 2), True),
+        ((20.0, 20.0), True),  # past a corner pocket's mouth line
+        ((45.0, 45.0), False),  # in a corner pocket's jaws
+        ((float("nan"), 3.0), False),  # unknown: never refused
+    ],
+)
+def test_off_bed_cases(xy: tuple[float, float], expected: bool) -> None:
+    assert bool(off_bed(np.array([xy]))[0]) is expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(R, L - R), st.floats(R, W - R))
+def test_every_ball_on_the_cloth_is_on_the_bed(x: float, y: float) -> None:
+    """A centre a radius inside every cushion nose (a ball that fits on the cloth) is never refused."""
+    assert not off_bed(np.array([[x, y]]))[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(-300.0, -DEFAULT_TOL - 0.01), st.floats(-300.0, W + 300.0), st.booleans())
+def test_beyond_a_nose_line_is_off_the_bed(d: float, y: float, top: bool) -> None:
+    x = L - d if top else d
+    assert off_bed(np.array([[x, y]]))[0]
+
+
+def test_near_mouth() -> None:
+    pts = np.array([TABLE.pockets["baulk_left"].mouth_midpoint, TABLE.spots[Colour.BLACK]])
+    assert near_mouth(pts, 2 * R).tolist() == [True, False]
+
+
+def test_ball_into_a_pocket_goes_absent_and_the_hole_is_never_it() -> None:
+    """The blue rolls into the middle pocket; the detector then keeps finding the hole as blue."""
+    mid = TABLE.pockets["middle_left"]
+    start = np.array([mid.corner[0], 300.0])
+    v = np.array([0.0, -40.0])
+    state = TrackerState.seed(["blue"], start[None], [R], colour=[BLUE])
+    # Pixels are millimetres here: the calibration is the identity.
+    tracker = Tracker(state, to_table=lambda px: px, pockets=np.array([mid.centre]))
+    hole = np.array([[mid.centre[0] - 25.0, -27.0]])
+    frames = 20
+    for f in range(1, frames):
+        p = start + f * v
+        xy = p[None] if p[1] > 0 else hole
+        tracker.update(BallDetections.build(xy, [R], colour=[BLUE]))
+    tracks = tracker.tracks()
+    last_seen = int(np.flatnonzero(start[1] + np.arange(1, frames) * v[1] > 0)[-1])
+    assert np.all(tracks.state[last_seen + 2 :, 0] == TrackState.ABSENT)
+    assert np.all(tracks.state[: last_seen + 1, 0] == TrackState.SEEN)

@@ -1,0 +1,78 @@
+"""Where a ball centre can be measured: the bed, not a pocket hole or the rail beyond a cushion.
+
+Why: a pocket's hole is a dark disc ringed by the cream-coloured lip of the fall, and from
+above it looks enough like a ball (dark like the black and the blue, ringed like any ball
+under the light) that a detector or a colour search, asked where a ball that just dropped
+went, finds it there and keeps finding it: the tracker then holds a potted ball "seen" in
+the hole forever and no pot is ever inferred. A ball on the cloth has its centre at least a
+radius inside every cushion nose, and it can only come closer where a pocket's mouth opens,
+up to the mouth line: a centre past the mouth line is a ball entering the pocket (a pot,
+Section 2 Rule 7), and a centre past a cushion nose line is a ball in the air
+or off the table. Neither is a measurement of a ball on the bed, so the tracker drops such
+measurements, and a ball whose own prediction leaves the bed that way is taken off it.
+
+Everything is in table millimetres (:data:`calibration.table.TABLE`); ``tol`` absorbs the
+calibration's and the detector's error so that a ball frozen to a cushion or sitting in the
+jaws is never refused.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from calibration.table import TABLE
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+#: Default tolerance (mm) past a nose or mouth line: half a ball radius, over the few
+#: millimetres a calibrated camera and the detector err by, yet short of where a pocket
+#: hole's own centre projects (two thirds of a radius and more past the mouth line).
+DEFAULT_TOL = 0.5 * TABLE.ball_radius
+
+
+def _mouths() -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Each pocket's mouth midpoint, outward unit normal (towards the fall) and half-width."""
+    mids, normals, halves = [], [], []
+    for p in TABLE.pockets.values():
+        (ax, ay), (bx, by) = p.jaws
+        mid = np.array(p.mouth_midpoint)
+        n = np.array([-(by - ay), bx - ax]) / max(p.mouth_width, 1e-9)
+        if float(np.dot(np.array(p.centre) - mid, n)) < 0:
+            n = -n
+        mids.append(mid)
+        normals.append(n)
+        halves.append(p.mouth_width / 2.0)
+    return np.array(mids), np.array(normals), np.array(halves)
+
+
+_MID, _NORMAL, _HALF = _mouths()
+
+
+def off_bed(xy: npt.ArrayLike, tol: float = DEFAULT_TOL) -> BoolArray:
+    """``(N,)``: which table positions (mm) cannot be the centre of a ball on the cloth.
+
+    A position is off the bed when it lies more than ``tol`` past a cushion nose line (the
+    playing area's edge), or more than ``tol`` past a pocket's mouth line within reach of that
+    mouth (inside the pocket). Unknown positions (NaN) are never off the bed: without a
+    calibration nothing is refused.
+    """
+    p = np.asarray(xy, np.float64).reshape(-1, 2)
+    x, y = p[:, 0], p[:, 1]
+    with np.errstate(invalid="ignore"):
+        out = (x < -tol) | (x > TABLE.length + tol) | (y < -tol) | (y > TABLE.width + tol)
+        d = p[:, None, :] - _MID[None, :, :]
+        past = np.einsum("nkj,kj->nk", d, _NORMAL)
+        along = np.linalg.norm(d - past[..., None] * _NORMAL[None], axis=2)
+        inside = (past > tol) & (along < _HALF[None, :] + TABLE.ball_radius)
+        out |= inside.any(axis=1)
+    return np.asarray(out & np.all(np.isfinite(p), axis=1), dtype=bool)
+
+
+def near_mouth(xy: npt.ArrayLike, reach: float) -> BoolArray:
+    """``(N,)``: which table positions lie within ``reach`` mm of a pocket's mouth midpoint."""
+    p = np.asarray(xy, np.float64).reshape(-1, 2)
+    d = np.linalg.norm(p[:, None, :] - _MID[None, :, :], axis=2).min(axis=1)
+    with np.errstate(invalid="ignore"):
+        return np.asarray(np.isfinite(d) & (d < reach), dtype=bool)
