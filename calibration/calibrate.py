@@ -44,6 +44,7 @@ from calibration.fit import (
     initial_params,
     pose_from_homography,
     prior_focal,
+    project_fit,
     residuals_mm,
 )
 from calibration.homography import FloatArray, Homography, as_points
@@ -412,8 +413,11 @@ def _cushion_only(cushion: dict[str, FloatArray]) -> Observations:
     return Observations(cushion=cushion, baulk=np.zeros((0, 2)), d_arc=np.zeros((0, 2)))
 
 
-def _projector(fit: CameraFit, size: tuple[int, int]) -> ToImage:
-    return _from_fit(fit, size, 0.0).projector()
+def _projector(fit: CameraFit) -> ToImage:
+    def project(pts: FloatArray, z: float) -> FloatArray:
+        return project_fit(fit, pts, z)
+
+    return project
 
 
 def _snapped(offsets: FloatArray) -> FloatArray:
@@ -461,10 +465,10 @@ def _calibrate(image: UInt8Array) -> Calibration:
         raise BaulklineError("the cloth outline found does not fit a table")
     fit = min(fits, key=lambda f: f.residual_mm / max(f.inlier_fraction, 1e-3))
     # 2. The cushions alone, closer in: a camera that never saw the baulk-line or D.
-    cushion = _noses(image, cloth, _projector(fit, size), NARROW, 60.0, fit.centre)
+    cushion = _noses(image, cloth, _projector(fit), NARROW, 60.0, fit.centre)
     fit = fit_camera(_cushion_only(cushion), size, fit.params, distortion=False, iterations=12)
     # 3. Which end is baulk: the end where the baulk-line and D show (never image position).
-    project = _projector(fit, size)
+    project = _projector(fit)
     scored = []
     for flip in (False, True):
         patch = end_patch(image, project, flip)
@@ -484,8 +488,7 @@ def _calibrate(image: UInt8Array) -> Calibration:
     fit = fit_camera(obs, size, fit.params, distortion=False)
     curved = max((sagitta(p) for p in cushion.values()), default=0.0) > CURVED_PX
     # 5. Once more, around the joint camera, with the tight windows.
-    cal = _from_fit(fit, size, 0.0)
-    project = cal.projector()
+    project = _projector(fit)
     # The final search is centred on each cushion's own nose: a side whose edge was found at the
     # rail is searched again, around the other sides' nose offset, in the wider window.
     cushion = _noses(image, cloth, project, NARROW, 40.0, fit.centre, _snapped(fit.edge_offsets))

@@ -323,7 +323,7 @@ def robust_curve(pts: FloatArray, tol: float, iterations: int = 40, seed: int = 
     t = t / max(float(np.abs(t).max()), 1e-9)
     rng = np.random.default_rng(seed)
     design = np.stack([t * t, t, np.ones(n)], axis=1)
-    idx = np.sort(rng.random((iterations, n)).argsort(axis=1)[:, :3], axis=1)
+    idx = np.sort(rng.integers(0, n, size=(iterations, 3)), axis=1)  # repeats: singular, skipped
     a = design[idx]
     ok = np.abs(np.linalg.det(a)) > 1e-9
     if not ok.any():
