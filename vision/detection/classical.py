@@ -43,7 +43,7 @@ from vision.detection.cloth import (
     learn_cloth,
     radius_correction,
 )
-from vision.detection.cluster import ClusterPrior, measure_prior, split_blob
+from vision.detection.cluster import ClusterPrior, measure_prior, split_blob, stand_out
 from vision.detection.colour import ColourClassifier, colour_features
 from vision.detection.detections import BallDetections, Image
 
@@ -135,9 +135,12 @@ def find_balls(
     if not len(idx):
         return empty
     value = channel_max(small)
+    # Brighter than the cloth: the white, yellow and pink against a dark occluder or shade.
+    bright = (value > model.value).astype(np.uint8)
     singles: list[int] = []
     clusters: list[int] = []
     attached: list[int] = []
+    dark_blobs: list[int] = []
     for k in idx:
         x0, y0, w, h, area = (int(s) for s in blobs.stats[k])
         r = float(r_all[k - 1])
@@ -146,7 +149,9 @@ def find_balls(
         border = float(model.inside[y0 : y0 + h, x0 : x0 + w][sub].min())
         dark = float(np.median(value[y0 : y0 + h, x0 : x0 + w][sub])) < DARK_FRACTION * model.value
         if dark and border < 2.0 * r:
-            continue  # a pocket's mouth
+            # A pocket's mouth, or a dark head or sleeve over the table: only balls it touches.
+            dark_blobs.append(k)
+            continue
         if border < 1.5 and _near_pocket(model, blobs.centroids[k], r, POCKET_REACH_BORDER):
             continue  # a pocket's fall, leather or shadow (a ball in the jaws is given up)
         aspect = max(w, h) / max(1, min(w, h))
@@ -185,11 +190,24 @@ def find_balls(
         x0, y0, w, h, _ = (int(v) for v in blobs.stats[k])
         sub = blobs.labels[y0 : y0 + h, x0 : x0 + w] == k
         if float(dt[y0 : y0 + h, x0 : x0 + w][sub].max()) > ATTACHED_THICKEST * float(r_all[k - 1]):
-            continue  # thicker than a ball: a hand or an arm reaching in, not a ball on a strip
-        for c in split_blob(image, sub, (x0, y0), float(r_all[k - 1]), s, use, model.squash, attached=True):
-            centres.append(c)
-            radii.append(float(r_all[k - 1]))
-            scores.append(0.6)
+            # Thicker than a ball: a hand or an arm reaching in, not a ball on a strip; only
+            # balls it touches are looked for.
+            _add(centres, radii, scores, *_cut_out(model, sub, (x0, y0), float(r_all[k - 1]), None, use), 0.6)
+            continue
+        r = float(r_all[k - 1])
+        capped = np.asarray(split_blob(image, sub, (x0, y0), r, s, use, model.squash, attached=True))
+        capped = capped.reshape(-1, 2)
+        # A ball without a cap (the white) on the strip stands out of it by its shape.
+        _add(centres, radii, scores, capped, r, 0.6)
+        cut, cut_r = _cut_out(model, sub, (x0, y0), r, bright, use)
+        new = np.array([not len(capped) or np.hypot(*(capped - c).T).min() > r for c in cut], bool).reshape(
+            -1
+        )
+        _add(centres, radii, scores, cut[new], cut_r[new], 0.6)
+    for k in dark_blobs:
+        x0, y0, w, h, _ = (int(v) for v in blobs.stats[k])
+        sub = blobs.labels[y0 : y0 + h, x0 : x0 + w] == k
+        _add(centres, radii, scores, *_cut_out(model, sub, (x0, y0), float(r_all[k - 1]), bright, use), 0.6)
     for k in clusters:
         if dt is None:
             dt = np.asarray(cv2.distanceTransform(mask, cv2.DIST_L2, 3), np.float32)
@@ -198,7 +216,11 @@ def find_balls(
         sub = blobs.labels[y0 : y0 + h, x0 : x0 + w] == k
         thickest = float(dt[y0 : y0 + h, x0 : x0 + w][sub].max())
         if thickest < 0.75 * r or thickest > THICKEST_CLUSTER * r:
-            continue  # a strip thinner than a ball (a cue, a cushion's shade), or a body
+            # A strip thinner than a ball (a cue, a cushion's shade), or a body: only balls
+            # it touches are looked for.
+            cut = stand_out(sub, (x0, y0), r, use)
+            _add(centres, radii, scores, cut, model.radius_at(cut), 0.6)
+            continue
         # As thick as an arm: balls only if every ball shows its cap.
         found = split_blob(image, sub, (x0, y0), r, s, use, model.squash, need_caps=thickest > 2.6 * r)
         for c in found:
@@ -331,6 +353,42 @@ class ClassicalDetector:
         feats = colour_features(image, det.pixel, det.radius, model.lab)
         colour, conf = self.classifier.assign(feats)
         return det.with_colour(colour, conf * det.confidence)
+
+
+def _add(
+    centres: list[tuple[float, float]],
+    radii: list[float],
+    scores: list[float],
+    found: FloatArray,
+    r: float | FloatArray,
+    score: float,
+) -> None:
+    """Append balls found (working-scale centres) with their radius and score."""
+    rs = np.broadcast_to(np.asarray(r, np.float64), (len(found),))
+    for (u, v), ri in zip(found, rs, strict=True):
+        centres.append((float(u), float(v)))
+        radii.append(float(ri))
+        scores.append(score)
+
+
+def _cut_out(
+    model: ClothModel,
+    sub: npt.NDArray[np.bool_],
+    origin: tuple[int, int],
+    r: float,
+    bright: Mask | None,
+    prior: ClusterPrior,
+) -> tuple[FloatArray, FloatArray]:
+    """Balls standing out of a rejected blob from the border, with their own radii; none
+    within the border's pocket reach (a pocket's jaw cut from its shade is as round)."""
+    x0, y0 = origin
+    h, w = sub.shape
+    found = stand_out(sub, origin, r, prior, None if bright is None else bright[y0 : y0 + h, x0 : x0 + w] > 0)
+    rad = model.radius_at(found)
+    keep = np.array(
+        [not _near_pocket(model, c, ri, POCKET_REACH_BORDER) for c, ri in zip(found, rad, strict=True)], bool
+    ).reshape(-1)
+    return found[keep], rad[keep]
 
 
 def _near_pocket(model: ClothModel, centre: FloatArray, radius: float, reach: float) -> bool:

@@ -317,3 +317,59 @@ def _kmeans(pts: npt.NDArray[np.float32], n: int, seeds: FloatArray) -> list[tup
     else:
         _, _, cents = cv2.kmeans(pts, n, np.zeros((len(pts), 1), np.int32), crit, 3, cv2.KMEANS_PP_CENTERS)
     return [(float(x), float(y)) for x, y in cents]
+
+
+#: Opening diameter, in radii, that cuts a ball from a cue, a finger or a strip of shade it
+#: touches: each is thinner than this, a ball is wider.
+CUT_DIAMETER = 1.0
+#: A cut-out piece is one ball when its area is within these multiples of a lone ball's...
+PIECE_AREA = (0.6, 1.6)
+#: ... or from BRIGHT_PIECE_AREA when cut by brightness (its shaded side goes with the shadow).
+BRIGHT_PIECE_AREA = 0.4
+#: ... and it fills this much of its bounding box (a disc fills pi/4).
+PIECE_FILL = 0.6
+
+
+def stand_out(
+    blob: BoolArray, origin: tuple[int, int], r: float, prior: ClusterPrior, bright: BoolArray | None = None
+) -> FloatArray:
+    """Balls that stand out of a blob which is not balls as a whole (working-scale centres).
+
+    Why: a ball touched by a cue's tip, a hand resting beside it or a player's head over the
+    table joins their blob, which is then rejected whole (it is thicker than any cluster, or
+    not round). Morphological opening with a disc somewhat wider than a cue or a finger and
+    narrower than a ball cuts the ball from them; a cut piece of one ball's area that is
+    round is the ball. Pieces of the occluder itself (a knuckle, a fist) are bigger or not
+    round. Where a ball touches the occluder along a wide edge (the white against a dark
+    head) the opening cannot cut them, but their brightness can: with ``bright`` (pixels
+    brighter than the cloth) the bright and the dark parts of the blob are cut separately too.
+    """
+    parts = [(blob, PIECE_AREA[0])]
+    if bright is not None:
+        # A bright ball's shaded side and its shadow go with the dark part: what is left of
+        # it is smaller than a whole ball's blob.
+        parts += [(blob & bright, BRIGHT_PIECE_AREA)]
+    found: list[tuple[float, float]] = []
+    for part, least in parts:
+        for u, v in _pieces(part, r, prior, least):
+            if all((u - a) ** 2 + (v - b) ** 2 > r * r for a, b in found):
+                found.append((u, v))
+    return np.asarray(found, np.float64).reshape(-1, 2) + np.asarray(origin, np.float64)
+
+
+def _pieces(blob: BoolArray, r: float, prior: ClusterPrior, least: float) -> list[tuple[float, float]]:
+    """Centres of the ball-like pieces the opening cuts from ``blob`` (its own pixels)."""
+    d = max(3, round(CUT_DIAMETER * r) | 1)
+    se = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
+    opened = cv2.morphologyEx(blob.astype(np.uint8), cv2.MORPH_OPEN, se)
+    n, _, stats, cents = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    a1 = prior.single * math.pi * r * r
+    out: list[tuple[float, float]] = []
+    for k in range(1, n):
+        _, _, w, h, area = (int(v) for v in stats[k])
+        if not least * a1 <= area <= PIECE_AREA[1] * a1:
+            continue
+        if max(w, h) > 1.5 * min(w, h) or area < PIECE_FILL * w * h:
+            continue
+        out.append((float(cents[k][0]), float(cents[k][1])))
+    return out
