@@ -186,6 +186,15 @@ class _Analysis:
         later = [c for c, other in self.cand_frames[b] if c > k and (partner is None or other != partner)]
         return min(later) if later else len(self.sf.times)
 
+    def packed(self, b: int) -> bool:
+        """Whether ball ``b`` rested against another ball (within the still tolerance)."""
+        start = self.sf.start
+        if np.isnan(start[b, 0]):
+            return False
+        gap = np.hypot(*(start - start[b]).T) - 2.0 * self.cfg.radius
+        gap[b] = np.inf
+        return bool(np.any(gap[~np.isnan(gap)] < self.cfg.move_mm))
+
     def bracket(self, k: int) -> tuple[float, float]:
         t = self.sf.times
         dt = self.cfg.dt
@@ -225,6 +234,18 @@ def _active(sf: StrokeFrames, cfg: EventConfig) -> BoolArray:
     return act
 
 
+def _travel(points: FloatArray) -> FloatArray:
+    """Per sample, the larger of a ball's displacements to its neighbouring samples: how far
+    it may have been from where it was sampled at any moment in between."""
+    n = len(points)
+    out = np.zeros(n)
+    if n > 1:
+        step = np.hypot(*np.diff(points, axis=0).T)
+        out[1:] = step
+        out[:-1] = np.maximum(out[:-1], step)
+    return out
+
+
 def _candidates(sf: StrokeFrames, cfg: EventConfig) -> list[_Candidate]:
     r = cfg.radius
     margin = 4.0 * math.sqrt(2.0) * cfg.noise_mm + 1.0
@@ -241,10 +262,13 @@ def _candidates(sf: StrokeFrames, cfg: EventConfig) -> list[_Candidate]:
                 continue
             rel = sf.position[idx, i] - sf.position[idx, j]
             gap = np.hypot(*rel.T) - 2.0 * r
-            step = np.hypot(*np.diff(rel, axis=0).T) if len(idx) > 1 else np.zeros(0)
+            # Each ball's own travel between samples bounds how far the gap can close there:
+            # the relative displacement does not (a contact between two samples turns both
+            # paths, so the balls may end as far apart as they started after touching).
+            travel = _travel(sf.position[idx, i]) + _travel(sf.position[idx, j])
             last: tuple[int, float] | None = None  # (index in out, gap) of the pair's last
             for m in _local_minima(gap):
-                reach = max(step[m - 1] if m > 0 else 0.0, step[m] if m < len(step) else 0.0) + margin
+                reach = float(travel[m]) + margin
                 k = int(idx[m])
                 lo, hi = max(k - 1, 0), min(k + 2, len(sf.times))
                 if gap[m] < reach and (act[lo:hi, i].any() or act[lo:hi, j].any()):
@@ -262,11 +286,11 @@ def _candidates(sf: StrokeFrames, cfg: EventConfig) -> list[_Candidate]:
             continue
         idx = np.flatnonzero(sf.seen[:, j])
         p = sf.position[idx, j]
+        travel = _travel(p)
         for cushion in cfg.table.cushions:
             gap, alongside = cushion_gap(p, cushion, r)
-            step = np.abs(np.diff(gap)) if len(gap) > 1 else np.zeros(0)
             for m in _local_minima(gap):
-                reach = max(step[m - 1] if m > 0 else 0.0, step[m] if m < len(step) else 0.0) + margin
+                reach = float(travel[m]) + margin
                 k = int(idx[m])
                 lo, hi = max(k - 1, 0), min(k + 2, len(sf.times))
                 if alongside[m] and gap[m] < reach and act[lo:hi, j].any():
@@ -324,6 +348,13 @@ def _ball_contact(an: _Analysis, cand: _Candidate) -> Collision | None:
                 if post is not None:
                     t_star = departure_time(post, sf.start[still], ta - cfg.dt, tb)
                     break
+        if (
+            t_star is not None
+            and mi is not None
+            and mj is not None
+            and not _within_reach(mi, mj, t_star, ta, tb, cfg)
+        ):
+            return None  # set moving by something else (a ball of a pack, a hand)
     if t_star is None:
         return None
     for b in (i, j):
@@ -349,6 +380,10 @@ def _ball_contact(an: _Analysis, cand: _Candidate) -> Collision | None:
         dv = post.velocity(t_star) - m.velocity(t_star)
         jb = sign * float(dv @ n)
         if m.is_still and jb < cfg.impulse_mm_s:
+            if an.packed(b):
+                # Resting against other balls (a pack), it passes the blow on within the
+                # same instant and may move off any way: its own motion proves nothing.
+                continue
             return None  # a still ball that was really hit must move off along the line
         impulses.append(jb)
     if impulses and float(np.mean(impulses)) < cfg.impulse_mm_s:
@@ -374,6 +409,18 @@ def _ball_contact(an: _Analysis, cand: _Candidate) -> Collision | None:
             tan = math.sqrt(max(0.0, 1.0 - cos * cos)) / max(cos, 0.2)
             an.white_contact[t_star] = (speed, tan * line_sigma(m, t_star, cfg.noise_mm))
     return Collision(t=t_star, balls=pair)
+
+
+def _within_reach(mi: Motion, mj: Motion, t_star: float, ta: float, tb: float, cfg: EventConfig) -> bool:
+    """Whether two fitted paths pass within touching distance of each other, give or take
+    their uncertainty, between the samples around a candidate: a still ball that left its
+    spot then was hit by something, but by this ball only if its path came that close (a
+    white flying past the pack at a ball's width is not what moved the pink)."""
+    grid = np.linspace(ta - cfg.dt, tb, 65)
+    d = mi.at(grid) - mj.at(grid)
+    closest = float(np.min(np.hypot(d[:, 0], d[:, 1]))) - 2.0 * cfg.radius
+    sigma = math.hypot(line_sigma(mi, t_star, cfg.noise_mm), line_sigma(mj, t_star, cfg.noise_mm))
+    return closest <= cfg.move_mm + 3.0 * sigma
 
 
 def _cushion_contact(an: _Analysis, cand: _Candidate) -> Cushion | None:
