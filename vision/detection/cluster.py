@@ -36,6 +36,8 @@ BoolArray = npt.NDArray[np.bool_]
 MIN_SEPARATION = 1.5
 #: A cap weaker than this fraction of the lone balls' median cap is noise on a ball's body.
 MIN_STRENGTH = 0.5
+#: A cap on the blob's rim counts only this strong (relative to the lone balls' median cap).
+RIM_STRENGTH = 0.9
 #: A cap's smallest channel is at least this fraction of its largest (lamps are white).
 WHITENESS = 0.55
 #: A ball's inner disc (this many radii) is at least MIN_FILL blob (a strip of shade fills less).
@@ -173,18 +175,18 @@ def split_blob(
     fx1, fy1 = min(image.shape[1], int((x0 + w) / scale) + 1), min(image.shape[0], int((y0 + h) / scale) + 1)
     crop = image[fy0:fy1, fx0:fx1]
     rf = r / scale
-    allowed = cv2.resize(
-        blob.astype(np.uint8), (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_NEAREST
-    )
-    # Inside the blob, off its rim: a chalk line crossing a ball's edge is white too.
+    full = cv2.resize(blob.astype(np.uint8), (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_NEAREST)
+    # Inside the blob, off its rim: a chalk line crossing a ball's edge is white too ...
     rim = max(3, int(0.5 * rf) | 1)
-    allowed = cv2.erode(allowed, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim)))
+    allowed = cv2.erode(full, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim))).astype(bool)
+    caps = cap_map(crop, rf)
+    # ... but a cap as strong as a lone ball's is no chalk: the black's cap sits on its rim
+    # (its dark top blends with the cloth's shade and is left out of the blob).
+    allowed |= (full > 0) & (caps >= RIM_STRENGTH * prior.strength)
     # A cap is nearly white: a bright stripe of cloth (a cushion's nose) is bright in one channel.
     white = channel_min(crop).astype(np.float32) >= WHITENESS * channel_max(crop).astype(np.float32)
     white = cv2.dilate(white.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    peaks = cap_peaks(
-        cap_map(crop, rf), allowed.astype(bool) & white, rf, MIN_STRENGTH * prior.strength, squash
-    )
+    peaks = cap_peaks(caps, allowed & white, rf, MIN_STRENGTH * prior.strength, squash)
     n_caps = len(peaks)
     ou, ov = prior.offset
     # Caps to working-scale centres: shift by the frame's cap offset.
