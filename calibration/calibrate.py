@@ -73,10 +73,10 @@ NARROW: FloatArray = np.arange(-24.0, 24.0, 1.0, dtype=np.float64)
 TIGHT: FloatArray = np.arange(-12.0, 12.0, 0.5, dtype=np.float64)
 
 #: A cushion line bowing more than this (px) from its chord earns a distortion term.
-CURVED_PX = 1.0
+CURVED_PX = 0.0
 
 #: A distortion term is kept only if it cuts the marking residual to this fraction or less.
-DISTORTION_GAIN = 0.8
+DISTORTION_GAIN = 1.0
 
 
 @dataclass(frozen=True)

@@ -433,6 +433,57 @@ def _grid(side: str, along: FloatArray, offsets: FloatArray) -> FloatArray:
     return pts
 
 
+#: How far outside a candidate cushion edge (mm) its outer side is probed for cloth colour.
+OUTSIDE_PROBE = 15.0
+
+
+def cloth_coloured(image: UInt8Array, px: FloatArray, hue: int) -> npt.NDArray[np.bool_]:
+    """Whether the picture at pixels ``(..., 2)`` is the cloth's colour (a shaded cushion top
+    included, so value and saturation may be low); False off the picture. Only these pixels are
+    converted to HSV."""
+    shape = px.shape[:-1]
+    flat = px.reshape(-1, 2).astype(np.float32)
+    bgr = cv2.remap(image, flat[:, 0].reshape(-1, 1), flat[:, 1].reshape(-1, 1), cv2.INTER_LINEAR)
+    hsv = cv2.cvtColor(np.asarray(bgr, dtype=np.uint8).reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    diff = np.abs(hsv[:, 0].astype(np.int16) - hue)
+    diff = np.minimum(diff, 180 - diff)
+    h, w = image.shape[:2]
+    on = (flat[:, 0] >= 0) & (flat[:, 0] <= w - 1) & (flat[:, 1] >= 0) & (flat[:, 1] <= h - 1)
+    ok = on & (diff <= 14) & (hsv[:, 1] >= 40) & (hsv[:, 2] >= 25)
+    out: npt.NDArray[np.bool_] = ok.reshape(shape)
+    return out
+
+
+def _refine(values: FloatArray, idx: FloatArray) -> FloatArray:
+    """Sub-sample peak position of ``values`` around the whole-sample index ``idx`` per row."""
+    n, m = values.shape
+    i = np.clip(np.round(idx).astype(np.intp), 1, m - 2)
+    rows = np.arange(n)
+    a, b, c = values[rows, i - 1], values[rows, i], values[rows, i + 1]
+    with np.errstate(invalid="ignore"):
+        denom = a - 2 * b + c
+        ok = np.isfinite(a) & np.isfinite(c) & (denom < 0)
+        off = np.where(ok, 0.5 * (a - c) / np.where(ok, denom, 1.0), 0.0)
+    out: FloatArray = i + np.clip(off, -0.5, 0.5)
+    return out
+
+
+def _took_rail(
+    idx: FloatArray, height: FloatArray, idx_in: FloatArray, height_in: FloatArray, offsets: FloatArray
+) -> bool:
+    """Whether the strongest steps along a side are its rail's edge: a second line of steps,
+    with cloth outside them, runs about a cushion width further in on most of the side. Decided
+    for the whole side at once, so one side never mixes nose and rail samples."""
+    both = np.isfinite(height) & np.isfinite(height_in) & (height > 2.0) & (height_in > 2.0)
+    if both.sum() < 6:
+        return False
+    step = float(offsets[1] - offsets[0]) if len(offsets) > 1 else 1.0
+    gap = (idx_in[both] - idx[both]) * step  # mm inwards from the strongest step
+    mid = float(np.median(gap))
+    agree = float(np.mean(np.abs(gap - mid) < 0.25 * TABLE.cushion_width))
+    return 0.5 * TABLE.cushion_width <= mid <= 1.5 * TABLE.cushion_width and agree >= 0.5
+
+
 def nose_points(
     image: UInt8Array,
     cloth: Cloth,
@@ -444,11 +495,12 @@ def nose_points(
 ) -> FloatArray:
     """Image points where the bed of cloth ends along one side (image pixels), outliers removed.
 
-    Along each sampled normal, going out from the bed, the edge is the first brightness step at
-    least half as strong as the strongest one inside the cloth: the bed's own boundary, not the
-    cushion's face or nose line beyond it (their height differs, see
-    :func:`calibration.fit.edge_height`). The rail's edge is excluded by starting where the
-    cloth does, so the wooden rail never wins.
+    Along each sampled normal, from where the cloth starts, the edge is the strongest
+    brightness step. Where the nose is faint that is the rail's edge, a cushion width out: the
+    cushion top beyond the nose is cloth-covered, the wooden rail beyond the cushion top is not,
+    so when a second line of steps with cloth colour :data:`OUTSIDE_PROBE` outside them runs a
+    cushion width further in (:func:`_took_rail`), that line is the nose (their height and
+    position differ, see :func:`calibration.fit.edge_height`).
     """
     along = _along(side, step)
     table = _grid(side, along, offsets)
@@ -456,13 +508,30 @@ def nose_points(
     prof = sample(image, px)
     inside = sample(cloth.mask, px * cloth.scale) > 127
     grad = np.abs(np.gradient(prof, axis=1))
+    # Where the cloth of the cushion top runs on outside an edge, that edge is the nose; where
+    # wood (or anything not cloth) does, it is the rail's edge, a cushion width out: never taken.
+    axis, value, sign = INWARD[side]
+    shifted = table.copy()
+    shifted[..., axis] -= sign * OUTSIDE_PROBE
+    out_px = to_image(shifted.reshape(-1, 2), z).reshape(table.shape)
+    cloth_out = cloth_coloured(image, out_px, cloth.hue)
     # First sample from which the profile stays on cloth; then two more for the rail edge.
     start = np.argmax(np.cumprod(inside[:, ::-1], axis=1)[:, ::-1], axis=1) + 2
     idx, height = _peak(grad, start)
+    fin = np.where(np.isfinite(grad), grad, -np.inf)
+    left = np.concatenate([np.full((len(fin), 1), -np.inf), fin[:, :-1]], axis=1)
+    right = np.concatenate([fin[:, 1:], np.full((len(fin), 1), -np.inf)], axis=1)
+    # A second line of steps, each with cloth outside it: where the strongest step was the
+    # rail's edge, the nose is there.
+    cols = np.arange(fin.shape[1])[None, :]
+    cand = (fin >= left) & (fin >= right) & cloth_out & (cols >= start[:, None])
+    idx_in, height_in = _peak(np.where(cand, fin, -np.inf), start)
+    idx_in = _refine(fin, idx_in)
+    if _took_rail(idx, height, idx_in, height_in, offsets):
+        idx, height = idx_in, height_in
     ok = np.isfinite(height) & (height > 2.0) & inside.any(axis=1)
     pos = np.interp(idx, np.arange(len(offsets)), offsets)
     pts = np.empty((len(along), 2))
-    axis, value, sign = INWARD[side]
     pts[:, axis] = value + sign * pos
     pts[:, 1 - axis] = along
     img = to_image(pts, z)[ok]
