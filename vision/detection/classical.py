@@ -49,6 +49,7 @@ from vision.detection.detections import BallDetections, Image
 
 FloatArray = npt.NDArray[np.float64]
 Labels = npt.NDArray[np.int32]
+BoolArray = npt.NDArray[np.bool_]
 
 #: Full-frame detections between refreshes of a video's cloth model (about 30 s at 30 fps).
 REFRESH_EVERY = 900
@@ -68,6 +69,11 @@ REFINE_REACH = 1.0
 REFINE_PASSES = 2
 #: Largest refinement (working pixels) taken as a correction rather than a distraction.
 REFINE_MAX_MOVE = 1.0
+#: A detection within SHADE_REACH radii of a pocket, within SHADE_HUE degrees of the cloth's hue
+#: and at least SHADE_CHROMA of its chroma is the pocket's shaded cloth (:func:`pocket_shade`).
+SHADE_REACH = 6.0
+SHADE_HUE = 2.5
+SHADE_CHROMA = 0.5
 #: A blob from the border holding a ball is a ball on a strip of shade: no thicker than a ball.
 ATTACHED_THICKEST = 1.4
 
@@ -351,6 +357,9 @@ class ClassicalDetector:
         if self.classifier is None or not len(det):
             return det
         feats = colour_features(image, det.pixel, det.radius, model.lab)
+        shade = pocket_shade(model, (det.pixel + 0.5) * s - 0.5, det.radius * s, feats)
+        if shade.any():
+            det, feats = det[~shade], feats[~shade]
         colour, conf = self.classifier.assign(feats)
         return det.with_colour(colour, conf * det.confidence)
 
@@ -389,6 +398,28 @@ def _cut_out(
         [not _near_pocket(model, c, ri, POCKET_REACH_BORDER) for c, ri in zip(found, rad, strict=True)], bool
     ).reshape(-1)
     return found[keep], rad[keep]
+
+
+def pocket_shade(model: ClothModel, centres: FloatArray, radii: FloatArray, feats: FloatArray) -> BoolArray:
+    """Detections that are the cloth in a pocket's shade: near a pocket and the cloth's colour.
+
+    Why: the cloth falling into a corner pocket is in the jaws' shade, a ball-sized dark patch
+    the pocket's position (fitted to the bed's outline, off by a radius or two at the far end)
+    does not always cover. Its colour is the cloth's own, darker: the same hue and a little
+    less chroma, where even the green ball is bluer than the cloth (over the 50 Task1 stills,
+    green balls 3 to 32 degrees off the cloth's hue, pocket shade 0 to 1).
+    """
+    if model.pockets is None or not len(centres):
+        return np.zeros(len(centres), bool)
+    a, b = float(model.lab[1]) - 128.0, float(model.lab[2]) - 128.0
+    hue = math.degrees(math.atan2(b, a)) % 360.0
+    chroma = math.hypot(a, b)
+    dh = np.abs((feats[:, 4] - hue + 180.0) % 360.0 - 180.0)
+    cloth_like = (dh < SHADE_HUE) & (feats[:, 3] > SHADE_CHROMA * chroma)
+    near = np.array(
+        [_near_pocket(model, c, r, SHADE_REACH) for c, r in zip(centres, radii, strict=True)], bool
+    )
+    return np.asarray(cloth_like & near, bool)
 
 
 def _near_pocket(model: ClothModel, centre: FloatArray, radius: float, reach: float) -> bool:

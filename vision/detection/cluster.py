@@ -52,7 +52,9 @@ MIN_COVER = 0.75
 MAX_RING = 0.45
 #: What is left of a blob outside its balls holds another (capless) ball where it is this many
 #: radii thick (a ball's own half-thickness is one radius; a shadow's crescent far less).
-CAPLESS_THICK = 0.75
+CAPLESS_THICK = 0.65
+#: ... outside this many radii of the balls found (the expected radius already has the blur in it).
+CAPLESS_CLEAR = 1.1
 #: A row of at least STICK_BALLS centres within STICK_OFFSET radii (RMS) of a line is a cue.
 STICK_BALLS = 3
 STICK_OFFSET = 0.3
@@ -237,7 +239,7 @@ def capless(blob: BoolArray, origin: tuple[int, int], r: float, centres: FloatAr
     left = blob.copy()
     yy, xx = np.mgrid[0:h, 0:w]
     for u, v in centres:
-        left &= (xx - (u - origin[0])) ** 2 + (yy - (v - origin[1])) ** 2 > (COVER_RADIUS * r) ** 2
+        left &= (xx - (u - origin[0])) ** 2 + (yy - (v - origin[1])) ** 2 > (CAPLESS_CLEAR * r) ** 2
     found: list[tuple[float, float]] = []
     for _ in range(MAX_BALLS):
         if not left.any():
