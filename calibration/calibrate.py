@@ -58,7 +58,8 @@ from calibration.markings import (
     outer_quad,
     sagitta,
 )
-from calibration.rectified import baulk_points, end_patch, marking_score
+from calibration.rectified import Patch, baulk_points, end_patch, marking_score
+from calibration.spots import spot_votes
 from calibration.table import TABLE
 
 #: The table must be at least this much in view (issue 4: "at least 60% visible").
@@ -66,6 +67,10 @@ MIN_VISIBLE = 0.6
 
 #: Below this contrast the baulk-line/D search found nothing: orientation would be a guess.
 MIN_MARKING_SCORE = 4.0
+
+#: Colours on their spots (net, :func:`calibration.spots.spot_votes`) that can tell the ends
+#: apart without the markings, or overrule markings that barely do.
+MIN_VOTES = 2
 
 #: Edge searches either side of the predicted cushion edge (mm): once the first camera is
 #: known, then around the joint camera.
@@ -387,16 +392,15 @@ def _inconsistency(h: FloatArray, size: tuple[int, int]) -> float:
     return abs(math.log(na / nb)) + abs(float(a @ b)) / (na * nb)
 
 
-def _confidence(fit: CameraFit, obs: Observations, score: float, runner_up: float) -> float:
+def _confidence(fit: CameraFit, obs: Observations, contrast: float) -> float:
     """0-1 from the agreement of independent evidence, each factor 1 when it is beyond doubt:
 
-    - the baulk end against the other end (how much more the baulk-line and D show there);
+    - which end is baulk (``contrast``, :func:`choose_end`);
     - the markings against each other: the worst median distance (mm) of any one group (each
       cushion, the baulk-line, the D) to the joint camera; one marking found in the wrong place
       cannot hide in an average;
     - how much was seen: cushions with enough points (of four) and baulk-line/D points.
     """
-    contrast = float(np.clip(1.0 - max(runner_up, 0.0) / max(score, 1e-9), 0.0, 1.0))
     groups = [*obs.cushion.values(), obs.baulk, obs.d_arc]
     res = np.abs(residuals_mm(fit, obs))
     worst, start = 0.0, 0
@@ -405,8 +409,41 @@ def _confidence(fit: CameraFit, obs: Observations, score: float, runner_up: floa
             worst = max(worst, float(np.median(res[start : start + len(g)])))
         start += len(g)
     sides_seen = sum(len(p) >= 6 for p in obs.cushion.values())
-    seen = (sides_seen / 4.0) * min(1.0, (len(obs.baulk) + len(obs.d_arc)) / 20.0)
+    # Without the baulk-line and D the camera rests on the cushions alone: half the certainty.
+    seen = (sides_seen / 4.0) * max(0.5, min(1.0, (len(obs.baulk) + len(obs.d_arc)) / 20.0))
     return float(contrast * math.exp(-worst / 10.0) * seen)
+
+
+def choose_end(keep: float, turned: float, votes: int) -> tuple[bool, float] | None:
+    """Which end is baulk, and how sure (0-1): from the baulk-line-and-D scores of the end as
+    given (``keep``) and of the other end (``turned``), :func:`calibration.rectified.marking_score`,
+    and the colours on their spots, :func:`calibration.spots.spot_votes` (positive for the end as
+    given). None when neither says.
+
+    The markings decide when they stand out; at least two colours agreeing overrule them when
+    the markings are faint or barely tell the ends apart, and decide alone when no baulk-line
+    or D was found.
+    """
+    flip = turned > keep
+    best, other = max(keep, turned), min(keep, turned)
+    by_colour = votes < 0
+    colour_sure = min(1.0, abs(votes) / 3.0)
+    if best < MIN_MARKING_SCORE:
+        return (by_colour, 0.5 * colour_sure) if abs(votes) >= MIN_VOTES else None
+    contrast = float(np.clip(1.0 - max(other, 0.0) / max(best, 1e-9), 0.0, 1.0))
+    if votes == 0 or by_colour == flip:
+        return flip, max(contrast, colour_sure) if votes else contrast
+    if abs(votes) >= MIN_VOTES and (contrast < 0.5 or best < 2.0 * MIN_MARKING_SCORE):
+        return by_colour, 0.5 * colour_sure
+    return flip, 0.5 * contrast
+
+
+def _marks(patch: Patch, project: ToImage, score: float, shift: float) -> tuple[FloatArray, FloatArray]:
+    """Baulk-line and D points of an end patch; none where they did not show (the end was
+    chosen by the colours on their spots)."""
+    if score < MIN_MARKING_SCORE:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    return baulk_points(patch, project, shift, 30.0)
 
 
 def _cushion_only(cushion: dict[str, FloatArray]) -> Observations:
@@ -432,6 +469,22 @@ def _snapped(offsets: FloatArray) -> FloatArray:
     return out
 
 
+#: A side with fewer edge points than this in a closer search keeps the earlier search's.
+MIN_SIDE_POINTS = 6
+
+
+def _kept(new: dict[str, FloatArray], old: dict[str, FloatArray]) -> dict[str, FloatArray]:
+    """The closer search's edge points, except on a side where it found (almost) none and the
+    earlier search found more: a side lost to a player or a cue would otherwise leave the
+    camera free to stretch along it."""
+    out = dict(new)
+    for side, pts in new.items():
+        before = old.get(side, np.zeros((0, 2)))
+        if len(pts) < MIN_SIDE_POINTS and len(before) > len(pts):
+            out[side] = before
+    return out
+
+
 def _calibrate(image: UInt8Array) -> Calibration:
     if image.ndim != 3 or image.shape[2] != 3:
         raise BaulklineError(f"expected a colour (H, W, 3) image, got shape {image.shape}")
@@ -452,6 +505,7 @@ def _calibrate(image: UInt8Array) -> Calibration:
     order = np.argsort(incons)
     clear = incons[order[1]] > 3.0 * max(incons[order[0]], 1e-3)
     fits: list[CameraFit] = []
+    firsts: list[dict[str, FloatArray]] = []
     for k in order[:1] if clear else order:
         hom = homs[int(k)]
         obs = _cushion_only(_noses(image, cloth, homography_projector(hom), wide, 80.0, None))
@@ -461,25 +515,29 @@ def _calibrate(image: UInt8Array) -> Calibration:
             )
         except BaulklineError:
             continue
+        firsts.append(obs.cushion)
     if not fits:
         raise BaulklineError("the cloth outline found does not fit a table")
-    fit = min(fits, key=lambda f: f.residual_mm / max(f.inlier_fraction, 1e-3))
+    best = min(range(len(fits)), key=lambda i: fits[i].residual_mm / max(fits[i].inlier_fraction, 1e-3))
+    fit, first = fits[best], firsts[best]
     # 2. The cushions alone, closer in: a camera that never saw the baulk-line or D.
-    cushion = _noses(image, cloth, _projector(fit), NARROW, 60.0, fit.centre)
+    cushion = _kept(_noses(image, cloth, _projector(fit), NARROW, 60.0, fit.centre), first)
     fit = fit_camera(_cushion_only(cushion), size, fit.params, distortion=False, iterations=12)
-    # 3. Which end is baulk: the end where the baulk-line and D show (never image position).
+    # 3. Which end is baulk: the end where the baulk-line and D show, checked against the colours
+    # on their spots (never image position).
     project = _projector(fit)
-    scored = []
-    for flip in (False, True):
-        patch = end_patch(image, project, flip)
-        score, shift = marking_score(patch)
-        scored.append((score, shift, patch))
-    scored.sort(key=lambda s: -s[0])
-    score, shift, patch = scored[0]
-    runner_up = scored[1][0]
-    if score < MIN_MARKING_SCORE:
-        raise BaulklineError("cannot tell which end is baulk: no baulk-line or D found on the cloth")
-    line, arc = baulk_points(patch, project, shift, 30.0)
+    ends = [end_patch(image, project, flip) for flip in (False, True)]
+    scores = [marking_score(p) for p in ends]
+    choice = choose_end(scores[0][0], scores[1][0], spot_votes(image, project))
+    if choice is None:
+        raise BaulklineError(
+            "cannot tell which end is baulk: no baulk-line or D found on the cloth, "
+            "and no colours on their spots"
+        )
+    flip, contrast = choice
+    patch = ends[int(flip)]
+    score, shift = scores[int(flip)]
+    line, arc = _marks(patch, project, score, shift)
     if patch.flip:
         fit = _flip(fit)
         cushion = {_OPPOSITE[side]: pts for side, pts in cushion.items()}
@@ -491,9 +549,11 @@ def _calibrate(image: UInt8Array) -> Calibration:
     project = _projector(fit)
     # The final search is centred on each cushion's own nose: a side whose edge was found at the
     # rail is searched again, around the other sides' nose offset, in the wider window.
-    cushion = _noses(image, cloth, project, NARROW, 40.0, fit.centre, _snapped(fit.edge_offsets))
+    cushion = _kept(
+        _noses(image, cloth, project, NARROW, 40.0, fit.centre, _snapped(fit.edge_offsets)), cushion
+    )
     final = end_patch(image, project, False)
-    line, arc = baulk_points(final, project, marking_score(final)[1], 30.0)
+    line, arc = _marks(final, project, *marking_score(final))
     obs = Observations(cushion=cushion, baulk=line, d_arc=arc)
     fit = fit_camera(obs, size, fit.params, distortion=False)
     if curved:
@@ -504,7 +564,7 @@ def _calibrate(image: UInt8Array) -> Calibration:
             and bent.inlier_fraction >= fit.inlier_fraction
         ):
             fit = bent
-    confidence = _confidence(fit, obs, score, runner_up)
+    confidence = _confidence(fit, obs, contrast)
     cal = _from_fit(fit, size, confidence)
     if cal.camera_centre[2] <= 0:
         raise BaulklineError("the fitted camera is below the table: the outline found is not a table")
