@@ -39,7 +39,7 @@ MIN_STRENGTH = 0.5
 #: A cap on the blob's rim counts only this strong (relative to the lone balls' median cap).
 RIM_STRENGTH = 0.9
 #: A cap's smallest channel is at least this fraction of its largest (lamps are white).
-WHITENESS = 0.55
+WHITENESS = 0.4
 #: A ball's inner disc (this many radii) is at least MIN_FILL blob (a strip of shade fills less).
 FILL_RADIUS = 0.8
 MIN_FILL = 0.9
