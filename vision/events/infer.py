@@ -28,6 +28,7 @@ gaps ride along as ``touching_gap_mm`` (unknown keys are ignored by readers).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -408,8 +409,11 @@ class EventInferer:
         events: list[InputEvent] = list(outcome.events)
         w = self._white
         rolled = self._rolled_in_hand(outcome.events, window)
+        if rolled is None:
+            rolled = self._jumped(outcome.events, frames, window)
         if rolled is not None:
-            # The white in hand nudged round the D by a hand: a placement, not a stroke.
+            # The white in hand nudged round the D by a hand, or re-found by the tracker a
+            # jump away: a placement, not a stroke.
             self.rest[w] = rolled
             self.phase = Phase.AT_REST
             self._frames = self._frames[-cfg.rest_frames :]
@@ -466,6 +470,34 @@ class EventInferer:
         ):
             return None
         return mean
+
+    def _jumped(
+        self, events: Sequence[InputEvent], frames: Sequence[_Frame], window: Sequence[_Frame]
+    ) -> FloatArray | None:
+        """The white's new position when it "moved" by jumping there from one frame to the
+        next and touched nothing: no ball on cloth does that. Struck, it leaves at a speed
+        that carries it many times one frame's travel (friction can take at most
+        ``SLIDING_FRICTION * g``), so at least half of its whole displacement in a single
+        frame is a tracker that re-found the white (a track stuck while the white crept on,
+        a centroid pulled by the cue and let go), not a stroke. The new position is passed
+        on as a ``place`` so the referee's positions (and touching) follow."""
+        w = self._white
+        if w < 0 or any(not isinstance(e, Strike) for e in events) or np.isnan(self.rest[w, 0]):
+            return None
+        mean = self._still_mean(window, w, min_seen=1)
+        if mean is None:
+            return None
+        total = float(np.hypot(*(mean - self.rest[w])))
+        seen = [f for f in frames if f.seen[w]]
+        for a, b in itertools.pairwise(seen):
+            if b.index - a.index != 1:
+                continue
+            step = float(np.hypot(*(b.position[w] - a.position[w])))
+            if step >= max(self.cfg.strike_mm, 0.5 * total):
+                after = [f.position[w] for f in seen if f.index >= b.index]
+                if all(float(np.hypot(*(p - mean))) <= self.cfg.still_mm for p in after):
+                    return mean
+        return None
 
     def _touch_ambiguous(self, frames: Sequence[_Frame]) -> bool:
         """Whether a gap between the white and another ball, measured from ``frames``, lies

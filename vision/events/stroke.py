@@ -300,6 +300,12 @@ def _candidates(sf: StrokeFrames, cfg: EventConfig) -> list[_Candidate]:
 
 
 def _strike_time(an: _Analysis, white: int, first_cand: int) -> float | None:
+    """When the cue struck the white: where the path it left on, fitted from the samples
+    once it is clearly away (half a radius: :attr:`EventConfig.strike_mm`), passes closest
+    to its rest position. The search reaches back over the samples that lie on that path,
+    not only to the first sample a few millimetres off the spot: a cue tip over the white
+    pulls its measured centre by that much while the player addresses the ball, and the
+    first such sample is no departure."""
     sf, cfg = an.sf, an.cfg
     if np.isnan(sf.start[white, 0]):
         return None
@@ -310,17 +316,27 @@ def _strike_time(an: _Analysis, white: int, first_cand: int) -> float | None:
     moved = np.flatnonzero(disp > cfg.move_mm)
     if len(moved) == 0:
         return None
-    m = int(moved[0])
+    far = np.flatnonzero(disp > cfg.strike_mm)
+    m = int(far[0]) if len(far) else int(moved[0])
     k_first = int(idx[m])
-    t_prev = float(sf.times[idx[m - 1]]) if m > 0 else float(sf.times[0]) - cfg.dt
     t_first = float(sf.times[k_first])
     stop = max(first_cand - 1, k_first + 1)
     t, p = an.samples(white, k_first, stop)
     t, p = t[: cfg.fit_frames], p[: cfg.fit_frames]
     model = an.fit(t, p, t0=float(t[0])) if len(t) >= 2 else None
+    t_prev = float(sf.times[idx[m - 1]]) if m > 0 else float(sf.times[0]) - cfg.dt
     if model is None:
         return 0.5 * (t_prev + t_first)
-    return departure_time(model, sf.start[white], t_prev, t_first)
+    # Back over the samples on the path; the latest one off it (the white still on its spot,
+    # with the path extrapolated away from it) bounds the departure.
+    t_lo = float(sf.times[0]) - cfg.dt
+    for q in range(m - 1, -1, -1):
+        tq = float(sf.times[idx[q]])
+        off = float(np.hypot(*(sf.position[idx[q], white] - model.at(tq))))
+        if off > cfg.move_mm + 3.0 * line_sigma(model, tq, cfg.noise_mm):
+            t_lo = tq
+            break
+    return departure_time(model, sf.start[white], t_lo, t_first)
 
 
 def _ball_contact(an: _Analysis, cand: _Candidate) -> Collision | None:
