@@ -286,17 +286,21 @@ class ColourClassifier:
         p /= p.sum(axis=1, keepdims=True)
         live = np.ones(n, bool)
         colour = np.full(n, -1, np.int64)
-        for _ in range(3):
+        for _ in range(n):
             colour = self._hungarian(c, live)
             # A colour the detection itself finds improbable was forced on it by the one-of-each
             # rule (a free colour and a stray candidate: a cushion's shade, a cue's ferrule):
             # it is no ball; the colour goes back to the others.
             # The white is kept: the cue ball is on the table in every frame of play (it is
             # only off it for a moment after an in-off, Rule 3.10), so it is never a free colour.
-            forced = (colour > 0) & (p[np.arange(n), np.maximum(colour, 0)] < self.min_probability)
+            prob = p[np.arange(n), np.maximum(colour, 0)]
+            forced = (colour > 0) & (prob < self.min_probability)
             if not forced.any():
                 break
-            live &= ~forced
-            colour[forced] = -1
+            # Only the least probable goes: a real ball may have been forced only because the
+            # stray candidate took its colour, and gets it back once the stray is gone.
+            worst = int(np.argmin(np.where(forced, prob, np.inf)))
+            live[worst] = False
+            colour[worst] = -1
         conf = np.where(colour >= 0, p[np.arange(n), np.maximum(colour, 0)], 0.0)
         return colour, conf
