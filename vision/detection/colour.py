@@ -118,7 +118,8 @@ class Prototype:
 #: Prototypes in the cloth-relative feature space (see :func:`colour_features`): lightness
 #: relative to the cloth, Lab chroma, Lab hue angle (degrees). Read off the feature clusters
 #: of all 50 Task1 development stills together (never one image); the white looks greenish
-#: (the cloth's reflection), the black has no reliable hue (weighted out by its low chroma).
+#: (the cloth's reflection), and so does the black where it has any chroma (hue 140-162 over the
+#: stills; weighted by its low chroma): a dark red in a shadow (hue about 35) is no black.
 PROTOTYPES: dict[str, Prototype] = {
     "white": Prototype(1.7, 35.0, 118.0, 0.3, 15.0, 20.0),
     "yellow": Prototype(1.45, 77.0, 94.0, 0.25, 12.0, 8.0),
@@ -127,7 +128,7 @@ PROTOTYPES: dict[str, Prototype] = {
     "blue": Prototype(0.65, 32.0, 262.0, 0.2, 12.0, 20.0),
     "pink": Prototype(1.05, 47.0, 28.0, 0.2, 12.0, 10.0),
     "red": Prototype(0.55, 55.0, 39.0, 0.18, 15.0, 8.0),
-    "black": Prototype(0.15, 8.0, 0.0, 0.12, 10.0, 180.0),
+    "black": Prototype(0.15, 8.0, 145.0, 0.12, 10.0, 40.0),
 }
 
 
