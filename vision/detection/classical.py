@@ -69,8 +69,12 @@ REFINE_REACH = 1.0
 REFINE_PASSES = 2
 #: Largest refinement (working pixels) taken as a correction rather than a distraction.
 REFINE_MAX_MOVE = 1.0
+#: Confidence of a ball found on a blob from the border (a cushion's strip, a hand) and of one
+#: cut from an occluder: the least certain kinds, which :func:`cloth_shade` judges by colour.
+BORDER_SCORE = 0.6
+CUT_SCORE = 0.55
 #: A detection within SHADE_REACH radii of a pocket, within SHADE_HUE degrees of the cloth's hue
-#: and at least SHADE_CHROMA of its chroma is the pocket's shaded cloth (:func:`pocket_shade`).
+#: and at least SHADE_CHROMA of its chroma is the pocket's shaded cloth (:func:`cloth_shade`).
 SHADE_REACH = 6.0
 SHADE_HUE = 2.5
 SHADE_CHROMA = 0.5
@@ -198,22 +202,34 @@ def find_balls(
         if float(dt[y0 : y0 + h, x0 : x0 + w][sub].max()) > ATTACHED_THICKEST * float(r_all[k - 1]):
             # Thicker than a ball: a hand or an arm reaching in, not a ball on a strip; only
             # balls it touches are looked for.
-            _add(centres, radii, scores, *_cut_out(model, sub, (x0, y0), float(r_all[k - 1]), None, use), 0.6)
+            _add(
+                centres,
+                radii,
+                scores,
+                *_cut_out(model, sub, (x0, y0), float(r_all[k - 1]), None, use),
+                CUT_SCORE,
+            )
             continue
         r = float(r_all[k - 1])
         capped = np.asarray(split_blob(image, sub, (x0, y0), r, s, use, model.squash, attached=True))
         capped = capped.reshape(-1, 2)
         # A ball without a cap (the white) on the strip stands out of it by its shape.
-        _add(centres, radii, scores, capped, r, 0.6)
+        _add(centres, radii, scores, capped, r, BORDER_SCORE)
         cut, cut_r = _cut_out(model, sub, (x0, y0), r, bright, use)
         new = np.array([not len(capped) or np.hypot(*(capped - c).T).min() > r for c in cut], bool).reshape(
             -1
         )
-        _add(centres, radii, scores, cut[new], cut_r[new], 0.6)
+        _add(centres, radii, scores, cut[new], cut_r[new], CUT_SCORE)
     for k in dark_blobs:
         x0, y0, w, h, _ = (int(v) for v in blobs.stats[k])
         sub = blobs.labels[y0 : y0 + h, x0 : x0 + w] == k
-        _add(centres, radii, scores, *_cut_out(model, sub, (x0, y0), float(r_all[k - 1]), bright, use), 0.6)
+        _add(
+            centres,
+            radii,
+            scores,
+            *_cut_out(model, sub, (x0, y0), float(r_all[k - 1]), bright, use),
+            CUT_SCORE,
+        )
     for k in clusters:
         if dt is None:
             dt = np.asarray(cv2.distanceTransform(mask, cv2.DIST_L2, 3), np.float32)
@@ -225,7 +241,7 @@ def find_balls(
             # A strip thinner than a ball (a cue, a cushion's shade), or a body: only balls
             # it touches are looked for.
             cut = stand_out(sub, (x0, y0), r, use)
-            _add(centres, radii, scores, cut, model.radius_at(cut), 0.6)
+            _add(centres, radii, scores, cut, model.radius_at(cut), CUT_SCORE)
             continue
         # As thick as an arm: balls only if every ball shows its cap.
         found = split_blob(image, sub, (x0, y0), r, s, use, model.squash, need_caps=thickest > 2.6 * r)
@@ -357,7 +373,8 @@ class ClassicalDetector:
         if self.classifier is None or not len(det):
             return det
         feats = colour_features(image, det.pixel, det.radius, model.lab)
-        shade = pocket_shade(model, (det.pixel + 0.5) * s - 0.5, det.radius * s, feats)
+        cut = np.isclose(det.confidence, CUT_SCORE) | np.isclose(det.confidence, BORDER_SCORE)
+        shade = cloth_shade(model, (det.pixel + 0.5) * s - 0.5, det.radius * s, feats, cut)
         if shade.any():
             det, feats = det[~shade], feats[~shade]
         colour, conf = self.classifier.assign(feats)
@@ -400,16 +417,21 @@ def _cut_out(
     return found[keep], rad[keep]
 
 
-def pocket_shade(model: ClothModel, centres: FloatArray, radii: FloatArray, feats: FloatArray) -> BoolArray:
-    """Detections that are the cloth in a pocket's shade: near a pocket and the cloth's colour.
+def cloth_shade(
+    model: ClothModel, centres: FloatArray, radii: FloatArray, feats: FloatArray, cut: BoolArray
+) -> BoolArray:
+    """Detections that are cloth: the cloth's colour, near a pocket or cut from a cushion.
 
     Why: the cloth falling into a corner pocket is in the jaws' shade, a ball-sized dark patch
     the pocket's position (fitted to the bed's outline, off by a radius or two at the far end)
-    does not always cover. Its colour is the cloth's own, darker: the same hue and a little
+    does not always cover; and a piece cut from a cushion's strip (``cut``: see
+    :func:`~vision.detection.cluster.stand_out`) can be a ball-sized stretch of the cushion's
+    lit nose. Either is the cloth's own colour, lighter or darker: the same hue and a little
     less chroma, where even the green ball is bluer than the cloth (over the 50 Task1 stills,
-    green balls 3 to 32 degrees off the cloth's hue, pocket shade 0 to 1).
+    green balls 3 to 32 degrees off the cloth's hue, pocket shade and cushion 0 to 1; one
+    green in the cushion's shade 2, which is why open cloth is never judged this way).
     """
-    if model.pockets is None or not len(centres):
+    if not len(centres):
         return np.zeros(len(centres), bool)
     a, b = float(model.lab[1]) - 128.0, float(model.lab[2]) - 128.0
     hue = math.degrees(math.atan2(b, a)) % 360.0
@@ -419,7 +441,7 @@ def pocket_shade(model: ClothModel, centres: FloatArray, radii: FloatArray, feat
     near = np.array(
         [_near_pocket(model, c, r, SHADE_REACH) for c, r in zip(centres, radii, strict=True)], bool
     )
-    return np.asarray(cloth_like & near, bool)
+    return np.asarray(cloth_like & (near | cut), bool)
 
 
 def _near_pocket(model: ClothModel, centre: FloatArray, radius: float, reach: float) -> bool:
