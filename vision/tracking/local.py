@@ -91,13 +91,18 @@ def search(
     t = np.einsum("ijk,k->ij", d, u) / max(sep * sep, 1e-6)
     off = (d - t[..., None] * u) * _SHADE
     perp = np.sqrt(np.einsum("ijk,ijk->ij", off, off))
-    inside = (t > mix) & (t < 1.8) & (perp < 0.3 * sep + 8.0)
+    inside = (t > mix) & (t < _T_MAX) & (perp < 0.3 * sep + 8.0)
     # Lightness is down-weighted above (shading), but a pixel on the wrong side of the cloth's
     # lightness is no part of this ball: a hand or cuff (lighter than the cloth) is not a red or
-    # the black (darker), however the chroma mixes.
+    # the black (darker), however the chroma mixes. A ball lighter than the cloth (the white, the
+    # yellow) is lit from above and its lower side falls darker than the cloth, so for it only a
+    # pixel much darker is refused (the test kept just its lit top, half a ball, and a white
+    # rolling past was found only every other frame).
     c_l = float(colour[0] - ref[0])
-    if abs(c_l) > 20.0:
-        inside &= (lab[..., 0] - ref[0]) * np.sign(c_l) > -0.25 * abs(c_l)
+    if c_l < -20.0:
+        inside &= ref[0] - lab[..., 0] > 0.25 * -c_l
+    elif c_l > 20.0:
+        inside &= lab[..., 0] - ref[0] > -_SHADED * c_l
     if region is not None and region.shape == inside.shape:
         inside &= region
     mask = inside.astype(np.uint8)
@@ -177,3 +182,12 @@ def _wdist(lab: npt.NDArray[np.float32], ref: npt.NDArray[np.float32]) -> npt.ND
     d = lab - ref
     d *= _W
     return np.sqrt(np.einsum("ijk,ijk->ij", d, d))
+
+
+#: Largest position along the cloth-to-ball colour segment that is still the ball: a pixel
+#: "beyond" the ball's mean colour is its lit side (the mean is taken without the highlight).
+_T_MAX = 1.8
+
+#: How much darker than the cloth (as a share of the ball's own lift above it) the shaded
+#: side of a ball lighter than the cloth may be.
+_SHADED = 1.0

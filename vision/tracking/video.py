@@ -16,7 +16,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.detection.detections import BallDetections, BallDetector
+from calibration.table import Colour
+from vision.detection.detections import COLOURS, BallDetections, BallDetector
 from vision.tracking.appearance import disc_appearance
 from vision.tracking.local import search
 from vision.tracking.physics import Cushions
@@ -25,6 +26,8 @@ from vision.tracks import TrackState
 
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
+
+_WHITE = COLOURS.index(Colour.WHITE)
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,13 @@ class ScheduleConfig:
         streak_mix: smallest share of the ball's colour in a pixel when the ball is unseen or
             fast (a streak ``k`` diameters long gives each pixel about ``1/k``; 0.25 keeps a
             ball at four diameters a frame, 10 m/s at 60 fps).
+        blur_radii: speed (ball radii per frame) from which a ball is searched as a streak
+            (``streak_mix``); slower balls are searched with the resting share, which keeps
+            a slow object ball off a cue or a hand beside it (on Task3, 0.5 lost clip 25's ball).
+        hold_radii: a resting cue ball with motion around it is measured where it rests unless it
+            is found farther than this (ball radii) from there: a cue tip or a hand touching its
+            blob drags the blob's centre by a fraction of a radius, and the stroke's first
+            frame moves a struck ball more than that.
     """
 
     thumb: float = 0.125
@@ -55,6 +65,8 @@ class ScheduleConfig:
     lost_every: int = 3
     cloth: tuple[float, ...] | None = None
     streak_mix: float = 0.25
+    hold_radii: float = 0.5
+    blur_radii: float = 2.0
 
 
 class VideoTracker:
@@ -106,7 +118,7 @@ class VideoTracker:
         lost = (state.state != TrackState.ABSENT) & (state.unseen >= sch.lost_full)
         periodic = sch.full_every > 0 and self.frames % sch.full_every == 0
         self.frames += 1
-        det, app = self._local(frame, state, changed)
+        det, app, disturbed = self._local(frame, state, changed)
         if periodic or (np.any(lost) and self.frames % sch.lost_every == 0):
             full = self.detector.detect(frame)
             # The detector's centres come first so they win over the carried and searched ones
@@ -117,6 +129,7 @@ class VideoTracker:
             self.full_detections += 1
         keep = _dedupe(det)
         det, app = det[keep], app[keep]
+        det = hold(det, state.pos[disturbed], state.radius[disturbed] * sch.hold_radii)
         todo = ~np.all(np.isfinite(app), axis=1)
         if np.any(todo):
             app[todo] = disc_appearance(frame, det.pixel[todo], det.radius[todo])
@@ -125,9 +138,14 @@ class VideoTracker:
 
     def _local(
         self, frame: Image, state: TrackerState, changed: npt.NDArray[np.bool_]
-    ) -> tuple[BallDetections, FloatArray]:
-        """Resting undisturbed balls re-measured in place; the others searched in their gates."""
+    ) -> tuple[BallDetections, FloatArray, npt.NDArray[np.bool_]]:
+        """Resting undisturbed balls re-measured in place; the others searched in their gates.
+
+        Returns the detections, their appearances (NaN: not measured yet) and which balls were
+        at rest with motion around them (disturbed).
+        """
         sch = self.schedule
+        disturbed = np.zeros(len(state.names), bool)
         speed = np.hypot(state.vel[:, 0], state.vel[:, 1])
         h, w = frame.shape[:2]
         th, tw = changed.shape
@@ -152,6 +170,9 @@ class VideoTracker:
                 )
                 looks.append(state.appearance[i : i + 1])
                 continue
+            # Only the cue ball is addressed by the cue; an object ball at rest is moved by a ball,
+            # gently at times (a kiss of a fraction of a radius a frame), and must follow at once.
+            disturbed[i] = still and state.colour[i] == _WHITE
             pu, pv = u + state.vel[i, 0], v + state.vel[i, 1]
             if state.unseen[i] >= sch.lost_full:
                 continue  # left to the whole-table search
@@ -165,7 +186,7 @@ class VideoTracker:
             if np.all(np.isfinite(state.appearance[i])):
                 # A ball that vanished may have been struck: blurred over a streak several diameters
                 # long, it colours each pixel for only a fraction of the exposure.
-                mix = sch.streak_mix if state.unseen[i] > 0 or speed[i] > 2 * r else 0.4
+                mix = sch.streak_mix if state.unseen[i] > 0 or speed[i] > sch.blur_radii * r else 0.4
                 found = search(frame, roi, state.appearance[i], float(r), cloth, self.region, mix=mix)
                 parts.append(found)
                 looks.append(np.full((len(found), 3), np.nan))
@@ -178,7 +199,7 @@ class VideoTracker:
             looks.append(np.full((len(found), 3), np.nan))
             self.roi_detections += 1
         app = np.concatenate(looks) if looks else np.zeros((0, 3))
-        return concat(parts), app
+        return concat(parts), app, disturbed
 
 
 def region_mask(
@@ -228,6 +249,26 @@ def concat(parts: list[BallDetections]) -> BallDetections:
         np.concatenate([p.confidence for p in parts]),
         pos,
     )
+
+
+def hold(det: BallDetections, rest: FloatArray, reach: FloatArray) -> BallDetections:
+    """Detections with the one nearest each resting ball, within ``reach`` pixels, put back on it.
+
+    Why: a ball at rest moves only when struck, and a struck ball leaves its spot by more than a
+    fraction of its radius in the stroke's first frame; a smaller shift of its measured centre
+    is the cue tip, a hand or a shadow merging with its blob. Left in, the drift reads as the
+    white creeping before the stroke (an early strike) and as a worse rest position.
+    """
+    if not len(det) or not len(rest):
+        return det
+    d = np.linalg.norm(det.pixel[None, :, :] - rest[:, None, :], axis=2)
+    j = np.argmin(d, axis=1)
+    near = d[np.arange(len(rest)), j] < reach
+    if not np.any(near):
+        return det
+    pixel = det.pixel.copy()
+    pixel[j[near]] = rest[near]
+    return BallDetections(pixel, det.radius, det.colour, det.confidence, None)
 
 
 def _dedupe(det: BallDetections) -> npt.NDArray[np.bool_]:

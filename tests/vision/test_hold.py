@@ -1,0 +1,36 @@
+"""The cue ball's rest hold: a small drift of its blob (cue tip, hand) is not a move; a stroke is."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.detection.detections import BallDetections
+from vision.tracking.video import hold
+
+R = 10.0
+
+
+@pytest.mark.parametrize(
+    ("shift", "held"),
+    [
+        ((0.0, 0.0), True),
+        ((2.7, 0.0), True),  # the cue tip merged with the blob
+        ((0.0, -4.9), True),
+        ((5.1, 0.0), False),  # the stroke's first frame
+        ((30.0, 10.0), False),
+    ],
+)
+def test_hold(shift: tuple[float, float], held: bool) -> None:
+    rest = np.array([[100.0, 50.0]])
+    other = np.array([300.0, 40.0])
+    det = BallDetections.build(np.array([rest[0] + shift, other]), np.full(2, R))
+    out = hold(det, rest, np.array([0.5 * R]))
+    assert np.allclose(out.pixel[0], rest[0]) is held
+    assert np.allclose(out.pixel[1], other)  # other balls untouched
+
+
+def test_hold_with_nothing_to_hold() -> None:
+    det = BallDetections.build(np.array([[1.0, 2.0]]), np.full(1, R))
+    assert np.allclose(hold(det, np.zeros((0, 2)), np.zeros(0)).pixel, det.pixel)
+    assert len(hold(BallDetections.empty(), np.array([[1.0, 2.0]]), np.array([5.0]))) == 0
