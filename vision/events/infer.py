@@ -474,30 +474,60 @@ class EventInferer:
     def _jumped(
         self, events: Sequence[InputEvent], frames: Sequence[_Frame], window: Sequence[_Frame]
     ) -> FloatArray | None:
-        """The white's new position when it "moved" by jumping there from one frame to the
-        next and touched nothing: no ball on cloth does that. Struck, it leaves at a speed
-        that carries it many times one frame's travel (friction can take at most
-        ``SLIDING_FRICTION * g``), so at least half of its whole displacement in a single
-        frame is a tracker that re-found the white (a track stuck while the white crept on,
-        a centroid pulled by the cue and let go), not a stroke. The new position is passed
-        on as a ``place`` so the referee's positions (and touching) follow."""
+        """The white's new position when it got there without a path: no ball on cloth does.
+
+        Struck, it leaves at a speed that carries it many times one frame's travel (friction
+        takes at most ``SLIDING_FRICTION * g``), so half or more of its whole move made in a
+        single frame, touching nothing, is the tracker re-finding it (a track stuck while the
+        white crept on, a centroid pulled by the cue and let go). And a white seen only where
+        it stood and where it ends, out of sight in between, was carried there by a hand
+        (the white in hand put down, then moved; a hand settles it within half a radius,
+        and moves no other ball).
+        The new position is passed on as a ``place`` so the referee's positions (and
+        touching) follow.
+        """
         w = self._white
-        if w < 0 or any(not isinstance(e, Strike) for e in events) or np.isnan(self.rest[w, 0]):
+        if w < 0 or np.isnan(self.rest[w, 0]):
             return None
         mean = self._still_mean(window, w, min_seen=1)
         if mean is None:
             return None
+        cfg = self.cfg
         total = float(np.hypot(*(mean - self.rest[w])))
+        if total <= cfg.strike_mm:
+            return None
         seen = [f for f in frames if f.seen[w]]
+        off = [float(np.hypot(*(f.position[w] - self.rest[w]))) > cfg.still_mm for f in seen]
+        if any(off):
+            k = off.index(True)
+            near_end = all(float(np.hypot(*(f.position[w] - mean))) <= cfg.strike_mm for f in seen[k:])
+            if near_end and k > 0 and seen[k].index - seen[k - 1].index > 2 and self._others_stayed(window):
+                return mean  # out of sight, then seen only about where it ends: carried
+        if any(not isinstance(e, Strike) for e in events):
+            return None
         for a, b in itertools.pairwise(seen):
             if b.index - a.index != 1:
                 continue
             step = float(np.hypot(*(b.position[w] - a.position[w])))
-            if step >= max(self.cfg.strike_mm, 0.5 * total):
+            if step >= max(cfg.strike_mm, 0.5 * total):
                 after = [f.position[w] for f in seen if f.index >= b.index]
-                if all(float(np.hypot(*(p - mean))) <= self.cfg.still_mm for p in after):
+                if all(float(np.hypot(*(p - mean))) <= cfg.still_mm for p in after):
                     return mean
         return None
+
+    def _others_stayed(self, window: Sequence[_Frame]) -> bool:
+        """Whether the white was in hand (only a hand moves it then) or every other ball
+        still rests where it rested before: a white lost for its whole roll that stopped
+        dead behind the ball it hit moved that ball; a hand moves nothing else."""
+        if self._in_hand:
+            return True
+        for b in range(len(self.names)):
+            if b == self._white or np.isnan(self.rest[b, 0]):
+                continue
+            mean = self._still_mean(window, b, min_seen=1, creep=False)
+            if mean is None or float(np.hypot(*(mean - self.rest[b]))) > self.cfg.place_mm:
+                return False
+        return True
 
     def _touch_ambiguous(self, frames: Sequence[_Frame]) -> bool:
         """Whether a gap between the white and another ball, measured from ``frames``, lies

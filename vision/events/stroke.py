@@ -499,7 +499,9 @@ def _pushes(an: _Analysis, cands: list[_Candidate], final_window: int) -> list[C
         i = c.balls[0] + c.balls[1] - j
         ta, tb = an.bracket(c.k)
         mi, mj = an.pre_model(i, c.k - 1), Motion.still(sf.start[j])
-        t_star = contact_time_balls(mi, mj, cfg.radius, ta - cfg.dt, tb) if mi is not None else None
+        if mi is None or not _within_reach(mi, mj, float(sf.times[c.k]), ta, tb, cfg):
+            continue  # nothing came near it: a track's jitter or a hand, not a push
+        t_star = contact_time_balls(mi, mj, cfg.radius, ta - cfg.dt, tb)
         t = float(sf.times[c.k]) if t_star is None else t_star
         names = sf.ball_names
         pair = (names[i], names[j]) if names[j] != "white" else (names[j], names[i])
@@ -509,49 +511,77 @@ def _pushes(an: _Analysis, cands: list[_Candidate], final_window: int) -> list[C
 
 
 def _exits(an: _Analysis, final_window: int) -> list[InputEvent]:
-    """Pots and off-tables of balls unseen at the end of the stroke."""
+    """Pots and off-tables: of balls unseen at the end of the stroke, and of balls that went
+    off the cloth into a pocket and stayed off it for a rest window before a track of the
+    same name showed up again (a potted ball does not come back: that is the tracker taking
+    another ball, or a ghost, for it; or the white picked out and put down)."""
     sf, cfg = an.sf, an.cfg
     out: list[InputEvent] = []
     f = len(sf.times)
-    for b, name in enumerate(sf.ball_names):
+    for b in range(len(sf.ball_names)):
         if np.isnan(sf.start[b, 0]):
             continue
         idx = np.flatnonzero(sf.seen[:, b])
-        if len(idx) == 0 or idx[-1] >= f - final_window:
+        if len(idx) == 0:
             continue
-        k_last = int(idx[-1])
-        if an.was_still(b, k_last):
+        if idx[-1] < f - final_window:
+            ev = _exit_after(an, b, int(idx[-1]), off_at_end=bool(sf.absent[-1, b]))
+            if ev is not None:
+                out.append(ev)
             continue
-        model = an.pre_model(b, k_last)
-        if model is None or model.is_still:
-            continue
-        t_last = float(sf.times[k_last])
-        horizon = 3.0 * cfg.dt
-        # The fit since the last contact, then the last three samples alone: a ball that
-        # glanced off a jaw just before it dropped is only on its final line in those.
-        t_s, p_s = an.samples(b, 0, k_last)
-        brk = an.breaks[b][-1] if an.breaks[b] else -math.inf
-        keep = t_s > brk
-        tail = an.fit(t_s[keep][-3:], p_s[keep][-3:]) if int(keep.sum()) >= 3 else None
-        entry = None
-        for m in (model, tail):
-            if m is None or entry is not None:
-                continue
-            speed = float(np.hypot(*m.velocity(t_last)))
-            entry = pocket_entry(m, t_last, t_last + horizon, cfg.table, speed * horizon + cfg.radius)
-        speed = float(np.hypot(*model.velocity(t_last)))
-        reach = speed * horizon + cfg.radius
-        if entry is not None:
-            t = max(entry.t, *(an.breaks[b] or [-math.inf]))
-            out.append(Pot(t=t, ball=name, pocket=entry.pocket))
-            continue
-        if sf.absent[-1, b]:
-            p = model.at(t_last)
-            cushion, gap = nearest_cushion(p, cfg.table)
-            outward = float(model.velocity(t_last) @ np.asarray(cushion.normal)) < -cfg.impulse_mm_s
-            if outward and gap < reach:
-                out.append(OffTable(t=t_last + 0.5 * cfg.dt, ball=name))
+        # Seen at the end: look for an earlier stay off the cloth as long as a rest window.
+        gaps = np.flatnonzero(np.diff(idx) > cfg.rest_frames)
+        for g in gaps:
+            k_last, k_back = int(idx[g]), int(idx[g + 1])
+            if int(sf.absent[k_last + 1 : k_back, b].sum()) < cfg.rest_frames:
+                continue  # hidden (predicted), not off the cloth
+            ev = _exit_after(an, b, k_last, off_at_end=False)
+            if isinstance(ev, Pot):
+                out.append(ev)
+                break
     return out
+
+
+def _exit_after(an: _Analysis, b: int, k_last: int, off_at_end: bool) -> Pot | OffTable | None:
+    """The pot (or off-table) of ball ``b`` last seen at frame ``k_last``, if its path went there."""
+    sf, cfg = an.sf, an.cfg
+    name = sf.ball_names[b]
+    if an.was_still(b, k_last):
+        return None
+    t_last = float(sf.times[k_last])
+    # Contacts after the last sight belong to whatever was tracked under this name later.
+    breaks = [t for t in an.breaks[b] if t <= t_last]
+    brk = breaks[-1] if breaks else -math.inf
+    t_s, p_s = an.samples(b, 0, k_last)
+    keep = t_s > brk
+    w = cfg.fit_frames
+    if int(keep.sum()) >= 2:
+        model = an.fit(t_s[keep][-w:], p_s[keep][-w:])
+    else:
+        model = an.pre_model(b, k_last) if breaks == an.breaks[b] else None
+    if model is None or model.is_still:
+        return None
+    horizon = 3.0 * cfg.dt
+    # The fit since the last contact, then the last three samples alone: a ball that
+    # glanced off a jaw just before it dropped is only on its final line in those.
+    tail = an.fit(t_s[keep][-3:], p_s[keep][-3:]) if int(keep.sum()) >= 3 else None
+    entry = None
+    for m in (model, tail):
+        if m is None or entry is not None:
+            continue
+        speed = float(np.hypot(*m.velocity(t_last)))
+        entry = pocket_entry(m, t_last, t_last + horizon, cfg.table, speed * horizon + cfg.radius)
+    speed = float(np.hypot(*model.velocity(t_last)))
+    reach = speed * horizon + cfg.radius
+    if entry is not None:
+        return Pot(t=max(entry.t, brk), ball=name, pocket=entry.pocket)
+    if off_at_end:
+        p = model.at(t_last)
+        cushion, gap = nearest_cushion(p, cfg.table)
+        outward = float(model.velocity(t_last) @ np.asarray(cushion.normal)) < -cfg.impulse_mm_s
+        if outward and gap < reach:
+            return OffTable(t=t_last + 0.5 * cfg.dt, ball=name)
+    return None
 
 
 def _snap_simultaneous(
