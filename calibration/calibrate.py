@@ -78,10 +78,10 @@ NARROW: FloatArray = np.arange(-24.0, 24.0, 1.0, dtype=np.float64)
 TIGHT: FloatArray = np.arange(-12.0, 12.0, 0.5, dtype=np.float64)
 
 #: A cushion line bowing more than this (px) from its chord earns a distortion term.
-CURVED_PX = 0.0
+CURVED_PX = 1.0
 
 #: A distortion term is kept only if it cuts the marking residual to this fraction or less.
-DISTORTION_GAIN = 1.0
+DISTORTION_GAIN = 0.8
 
 
 @dataclass(frozen=True)
@@ -443,7 +443,9 @@ def _marks(patch: Patch, project: ToImage, score: float, shift: float) -> tuple[
     chosen by the colours on their spots)."""
     if score < MIN_MARKING_SCORE:
         return np.zeros((0, 2)), np.zeros((0, 2))
-    return baulk_points(patch, project, shift, 30.0)
+    # Wide enough that, where a millimetre is a fraction of a pixel, the window holds cloth
+    # either side of the blurred line to measure the line against.
+    return baulk_points(patch, project, shift, max(30.0, 5.0 * max(patch.dx, patch.dy)))
 
 
 def _cushion_only(cushion: dict[str, FloatArray]) -> Observations:

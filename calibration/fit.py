@@ -70,9 +70,16 @@ PRIOR_WEIGHT_MM = 0.5
 #: A prior on ``k1``: distortion must earn its place by straightening the lines.
 K1_PRIOR_MM = 20.0
 
-#: Prior on each cushion's edge offset (mm of residual per mm of offset): weak, so that the
-#: baulk-line and D decide, but enough to keep the offsets defined when they alone cannot.
-EDGE_OFFSET_WEIGHT = 0.3
+#: Prior on each cushion's edge offset (mm of residual per mm of offset). Where the camera
+#: sees a cushion's face, the step from the bed to the shadowed face and the lit nose is crisp
+#: and sits on the face line: a firm prior, so that the baulk-line and D (a few dozen points,
+#: often far away and foreshortened) cannot pull the cushion lines off the visible edges. Where
+#: the camera is behind a cushion, the nose is only the faint meeting of the bed and the cushion
+#: top, and the step found may lie anywhere across the top's highlight: a weak prior, so that
+#: the baulk-line and D decide.
+SEEN_OFFSET_WEIGHT = 3.0
+HIDDEN_OFFSET_WEIGHT = 0.3
+
 
 #: Residuals beyond this (mm) count as outliers in the inlier fraction.
 INLIER_MM = 15.0
@@ -259,14 +266,25 @@ def _marking_residuals(xy: FloatArray, flat: Flat, params: FloatArray) -> FloatA
     return out
 
 
-def _all_residuals(params: FloatArray, flat: Flat, cxy: FloatArray, f0: float) -> FloatArray:
+def offset_weights(centre: npt.ArrayLike) -> FloatArray:
+    """Prior weight of each side's edge offset (:data:`SIDE_ORDER`) for a camera at ``centre``
+    (table mm): firm where the camera sees the cushion's face, weak where it is behind it."""
+    c = np.asarray(centre, dtype=np.float64)
+    hidden = [c[0] < 0.0, c[0] > TABLE.length, c[1] < 0.0, c[1] > TABLE.width]
+    out: FloatArray = np.where(hidden, HIDDEN_OFFSET_WEIGHT, SEEN_OFFSET_WEIGHT)
+    return out
+
+
+def _all_residuals(
+    params: FloatArray, flat: Flat, cxy: FloatArray, f0: float, weights: FloatArray
+) -> FloatArray:
     px, z = flat[0], flat[1]
     res = _marking_residuals(rays_to_planes(params, px, z, cxy), flat, params)
     prior = np.concatenate(
         [
             PRIOR_WEIGHT_MM * (params[:, 0:1] - math.log(f0)),
             K1_PRIOR_MM * params[:, 7:8],
-            EDGE_OFFSET_WEIGHT * params[:, 8:12],
+            weights[None, :] * params[:, 8:12],
         ],
         axis=1,
     )
@@ -285,8 +303,10 @@ def _solve(
     cxy: FloatArray,
     f0: float,
     iterations: int,
+    weights: FloatArray,
 ) -> FloatArray:
-    """Levenberg-Marquardt on soft-L1 reweighted residuals over the ``mask``ed parameters."""
+    """Levenberg-Marquardt on soft-L1 reweighted residuals over the ``mask``ed parameters
+    (``weights``: the edge-offset priors, :func:`offset_weights`)."""
     idx = np.flatnonzero(mask)
     cam = idx[idx < 8]  # camera parameters: forward differences
     offs = idx[idx >= 8]  # edge offsets: the residuals are linear in them, columns are exact
@@ -298,7 +318,7 @@ def _solve(
     for k, p in enumerate(offs):
         side = int(p) - 8
         lin[:n_obs, k] = np.where(sid == side, -_SIGN[side], 0.0)
-        lin[n_obs + 2 + side, k] = EDGE_OFFSET_WEIGHT
+        lin[n_obs + 2 + side, k] = weights[side]
 
     def cost_of(r: FloatArray) -> float:
         rr = r[:-_N_PRIOR] / ROBUST_MM
@@ -307,7 +327,7 @@ def _solve(
     def evaluate(at: FloatArray) -> FloatArray:
         batch = np.repeat(at[None], len(cam) + 1, axis=0)
         batch[np.arange(1, len(cam) + 1), cam] += _STEPS[cam]
-        return _all_residuals(batch, flat, cxy, f0)
+        return _all_residuals(batch, flat, cxy, f0, weights)
 
     allr = evaluate(x)
     r = allr[0]
@@ -427,8 +447,9 @@ def fit_camera(
             x0[8 + i] = 0.0
     r0, _ = cv2.Rodrigues(x0[1:4])
     flat = obs.flat((-r0.T @ x0[4:7]) * MIRROR)
-    params = _solve(x0, mask, flat, cxy, f0, iterations)
-    res = _all_residuals(params[None], flat, cxy, f0)[0, :-_N_PRIOR]
+    weights = offset_weights((-r0.T @ x0[4:7]) * MIRROR)
+    params = _solve(x0, mask, flat, cxy, f0, iterations, weights)
+    res = _all_residuals(params[None], flat, cxy, f0, weights)[0, :-_N_PRIOR]
     if not np.all(np.isfinite(res)):
         raise BaulklineError("the camera fit diverged: the markings found are inconsistent")
     inl = np.abs(res) < INLIER_MM

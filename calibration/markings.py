@@ -483,18 +483,16 @@ def _refine(values: FloatArray, idx: FloatArray) -> FloatArray:
 
 def _took_rail(
     idx: FloatArray, height: FloatArray, idx_in: FloatArray, height_in: FloatArray, offsets: FloatArray
-) -> bool:
-    """Whether the strongest steps along a side are its rail's edge: a second line of steps,
-    with cloth outside them, runs about a cushion width further in on most of the side. Decided
-    for the whole side at once, so one side never mixes nose and rail samples."""
-    both = np.isfinite(height) & np.isfinite(height_in) & (height > 2.0) & (height_in > 2.0)
-    if both.sum() < 6:
-        return False
+) -> npt.NDArray[np.bool_]:
+    """Rows whose strongest step is the rail's edge: a step with cloth outside it lies about a
+    cushion width further in (where the strongest step is the nose, that step is itself)."""
     step = float(offsets[1] - offsets[0]) if len(offsets) > 1 else 1.0
-    gap = (idx_in[both] - idx[both]) * step  # mm inwards from the strongest step
-    mid = float(np.median(gap))
-    agree = float(np.mean(np.abs(gap - mid) < 0.25 * TABLE.cushion_width))
-    return 0.5 * TABLE.cushion_width <= mid <= 1.5 * TABLE.cushion_width and agree >= 0.5
+    gap = (idx_in - idx) * step  # mm inwards from the strongest step
+    cw = TABLE.cushion_width
+    out: npt.NDArray[np.bool_] = (
+        np.isfinite(height_in) & (height_in > 2.0) & (gap >= 0.5 * cw) & (gap <= 1.5 * cw)
+    )
+    return out
 
 
 def nose_points(
@@ -511,9 +509,9 @@ def nose_points(
     Along each sampled normal, from where the cloth starts, the edge is the strongest
     brightness step. Where the nose is faint that is the rail's edge, a cushion width out: the
     cushion top beyond the nose is cloth-covered, the wooden rail beyond the cushion top is not,
-    so when a second line of steps with cloth colour :data:`OUTSIDE_PROBE` outside them runs a
-    cushion width further in (:func:`_took_rail`), that line is the nose (their height and
-    position differ, see :func:`calibration.fit.edge_height`).
+    so where a step with cloth colour :data:`OUTSIDE_PROBE` outside it lies a cushion width
+    further in (:func:`_took_rail`), that step is the nose (their height and position differ,
+    see :func:`calibration.fit.edge_height`).
     """
     along = _along(side, step)
     table = _grid(side, along, offsets)
@@ -540,8 +538,8 @@ def nose_points(
     cand = (fin >= left) & (fin >= right) & cloth_out & (cols >= start[:, None])
     idx_in, height_in = _peak(np.where(cand, fin, -np.inf), start)
     idx_in = _refine(fin, idx_in)
-    if _took_rail(idx, height, idx_in, height_in, offsets):
-        idx, height = idx_in, height_in
+    took_rail = _took_rail(idx, height, idx_in, height_in, offsets)
+    idx, height = np.where(took_rail, idx_in, idx), np.where(took_rail, height_in, height)
     ok = np.isfinite(height) & (height > 2.0) & inside.any(axis=1)
     pos = np.interp(idx, np.arange(len(offsets)), offsets)
     pts = np.empty((len(along), 2))
