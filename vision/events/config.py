@@ -74,10 +74,13 @@ class EventConfig:
             normally called as soon as the rest window confirms it (about 0.4 s after the
             balls stop, within the product's 0.5 s: issue 7), its touching pairs decided from
             that window's ``m`` frames. Only when a gap of the white lies within this many of
-            that window's gap sigmas (``noise * sqrt(2 / m)``) of ``touching_mm`` is the
-            decision a coin toss of the noise; then, and only then, the rest waits for more
-            frames (up to ``touch_frames``) and the call comes later. 2 sigmas: an early
-            decision differs from the long-averaged one in under 2.5% of those rare gaps.
+            that window's gap sigmas of ``touching_mm`` is the decision a coin toss of the
+            noise; then, and only then, the rest waits for more frames (up to
+            ``touch_frames``) and the call comes later. 2 sigmas: an early decision differs
+            from the long-averaged one in under 2.5% of those rare gaps. The gap sigma is
+            measured from the two balls' own scatter over the window (``noise * sqrt(2 / m)``
+            for a tracker with the stated white noise): a tracker whose rest positions do
+            not vary frame to frame has nothing for more frames to average away.
         hide_timeout_s: a ball hidden while still moving stops holding up the rest after this.
         max_stroke_s: a stroke still moving after this is closed with a rest anyway.
     """

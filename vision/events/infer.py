@@ -540,19 +540,29 @@ class EventInferer:
         wm = self._still_mean(frames, w, min_seen=1)
         if wm is None:
             return False
-        n_w = sum(1 for f in frames if f.seen[w])
+        var_w = self._scatter(frames, w)
         for b in range(len(self.names)):
             if b == w:
                 continue
             bm = self._still_mean(frames, b, min_seen=1)
             if bm is None:
                 continue
-            n_b = sum(1 for f in frames if f.seen[b])
             gap = float(np.hypot(*(wm - bm))) - 2.0 * cfg.radius
-            sigma = cfg.noise_mm * math.sqrt(1.0 / n_w + 1.0 / n_b)
+            sigma = math.sqrt(var_w + self._scatter(frames, b))
             if abs(gap - cfg.touching_mm) < cfg.touch_band_sigmas * sigma:
                 return True
         return False
+
+    def _scatter(self, frames: Sequence[_Frame], b: int) -> float:
+        """Variance (mm^2) of ball ``b``'s mean position over ``frames`` along any direction,
+        from the scatter of its own samples: averaging more frames narrows a gap only as far
+        as the samples vary. A tracker whose positions of a ball at rest hardly move from
+        frame to frame (its error is a fixed offset, which no averaging removes) gains
+        nothing by waiting, and the rest is not held up for it."""
+        pts = np.array([f.position[b] for f in frames if f.seen[b]]).reshape(-1, 2)
+        if len(pts) < 3:
+            return self.cfg.noise_mm**2 / max(len(pts), 1)
+        return float(np.mean(np.var(pts, axis=0, ddof=1))) / len(pts)
 
     def _mean_or_nan(self, frames: Sequence[_Frame], b: int) -> FloatArray:
         mean = self._still_mean(frames, b, min_seen=1)
