@@ -62,7 +62,15 @@ def evaluate(name: str, root: Path = SAMPLES) -> SynthResult:
     first = next(frames).image
     detector = ClassicalDetector()
     cloth = detector.learn(first)
-    tracker = Tracker(initial_state(first, detector.detect(first)), fps=source.fps)
+    # The true camera stands in for the calibration, as the live stage's calibration would: it
+    # maps measurements to the bed (pocket holes refused) and places the pockets.
+    pockets = camera.project(np.array([p.centre for p in TABLE.pockets.values()]), z=0.0)
+    tracker = Tracker(
+        initial_state(first, detector.detect(first)),
+        fps=source.fps,
+        to_table=lambda px: camera.pixels_to_table(px, z=TABLE.ball_radius),
+        pockets=pockets,
+    )
     vt = VideoTracker(detector, tracker, ScheduleConfig(), region_mask(cloth.region, first.shape))
     tracker.update(detector.detect(first), None)
     for fr in frames:
