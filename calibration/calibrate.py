@@ -77,6 +77,9 @@ MIN_VOTES = 2
 NARROW: FloatArray = np.arange(-24.0, 24.0, 1.0, dtype=np.float64)
 TIGHT: FloatArray = np.arange(-12.0, 12.0, 0.5, dtype=np.float64)
 
+#: Reach of the last baulk-line/D search (mm), around a camera that has already seen them.
+FINAL_REACH = 120.0
+
 #: A cushion line bowing more than this (px) from its chord earns a distortion term.
 CURVED_PX = 1.0
 
@@ -545,7 +548,7 @@ def _calibrate(image: UInt8Array) -> Calibration:
         cushion = {_OPPOSITE[side]: pts for side, pts in cushion.items()}
     # 4. Joint fit; distortion only if the cushion lines are visibly curved.
     obs = Observations(cushion=cushion, baulk=line, d_arc=arc)
-    fit = fit_camera(obs, size, fit.params, distortion=False)
+    fit = fit_camera(obs, size, fit.params, distortion=False, iterations=12)  # refitted in step 5
     curved = max((sagitta(p) for p in cushion.values()), default=0.0) > CURVED_PX
     # 5. Once more, around the joint camera, with the tight windows.
     project = _projector(fit)
@@ -554,7 +557,7 @@ def _calibrate(image: UInt8Array) -> Calibration:
     cushion = _kept(
         _noses(image, cloth, project, NARROW, 40.0, fit.centre, _snapped(fit.edge_offsets)), cushion
     )
-    final = end_patch(image, project, False)
+    final = end_patch(image, project, False, FINAL_REACH)
     line, arc = _marks(final, project, *marking_score(final))
     obs = Observations(cushion=cushion, baulk=line, d_arc=arc)
     fit = fit_camera(obs, size, fit.params, distortion=False)

@@ -352,7 +352,7 @@ def _solve(
             trial_all = evaluate(trial)
             trial_cost = cost_of(trial_all[0])
             if np.isfinite(trial_cost) and trial_cost < cost:
-                small = cost - trial_cost < 1e-5 * cost
+                small = cost - trial_cost < 1e-4 * cost  # a hundredth of a percent: done
                 x, allr, r, cost = trial, trial_all, trial_all[0], trial_cost
                 lam = max(lam / 5, 1e-9)
                 improved = True
@@ -495,7 +495,8 @@ def project_fit(fit: CameraFit, pts: FloatArray, z: float = 0.0) -> FloatArray:
     Raises:
         BaulklineError: a point lies behind the camera.
     """
-    m = homography_of(fit, z).matrix
+    r = fit.rotation
+    m = fit.camera_matrix @ np.column_stack([r[:, 0], -r[:, 1], r[:, 2] * z + fit.tvec])  # homography_of
     x, y = pts[:, 0], pts[:, 1]
     w = m[2, 0] * x + m[2, 1] * y + m[2, 2]
     if np.any(w <= 1e-12):

@@ -105,8 +105,9 @@ def _pixel_map(to_image: ToImage, xs: FloatArray, ys: FloatArray, flip: bool) ->
     return out
 
 
-def end_patch(image: UInt8Array, to_image: ToImage, flip: bool) -> Patch:
-    """The baulk end (``flip=False``) or the top end (``flip=True``) of the table, rectified."""
+def end_patch(image: UInt8Array, to_image: ToImage, flip: bool, reach: float = REACH) -> Patch:
+    """The baulk end (``flip=False``) or the top end (``flip=True``) of the table, rectified,
+    ``reach`` mm either side of the nominal markings (less once the camera is close)."""
     bx, cy = TABLE.baulk_line, TABLE.centre_line_y
     probe = np.array([[bx, cy], [bx + 10.0, cy], [bx, cy + 10.0]])
     if flip:
@@ -117,7 +118,7 @@ def end_patch(image: UInt8Array, to_image: ToImage, flip: bool) -> Patch:
     # the line is straight, so coarser samples lose nothing and keep the patch small.
     dx = float(np.clip(10.0 / max(np.hypot(*(p[1] - p[0])), 1e-6), MIN_DX, 12.0))
     dy = float(np.clip(10.0 / max(np.hypot(*(p[2] - p[0])), 1e-6), MIN_DY, 12.0))
-    xs = np.arange(bx - TABLE.d_radius - REACH, bx + REACH, dx, dtype=np.float64)
+    xs = np.arange(bx - TABLE.d_radius - reach, bx + reach, dx, dtype=np.float64)
     ys = np.arange(-20.0, TABLE.width + 20.0, dy, dtype=np.float64)
     px = _pixel_map(to_image, xs, ys, flip)
     h, w = image.shape[:2]
@@ -138,7 +139,8 @@ def marking_score(patch: Patch) -> tuple[float, float]:
     Why a shift: the first camera comes from the cloth outline, whose distance behind the
     cushion nose is only roughly known, so the markings are searched for, not assumed.
     """
-    shifts = np.arange(-REACH + 30.0, REACH - 29.0, max(patch.dx / 2.0, 2.0))
+    reach = TABLE.baulk_line - TABLE.d_radius - patch.x0
+    shifts = np.arange(-reach + 30.0, reach - 29.0, max(patch.dx / 2.0, 2.0))
     along = np.linspace(150.0, TABLE.width - 150.0, 40)
     arc = TABLE.d_arc(40)[3:-3]
     base = np.vstack([np.stack([np.full_like(along, TABLE.baulk_line), along], axis=1), arc])
