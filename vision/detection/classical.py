@@ -211,7 +211,9 @@ def find_balls(
             )
             continue
         r = float(r_all[k - 1])
-        capped = np.asarray(split_blob(image, sub, (x0, y0), r, s, use, model.squash, attached=True))
+        capped = np.asarray(
+            split_blob(image, sub, (x0, y0), r, s, use, model.squash, attached=True, region=model.region > 0)
+        )
         capped = capped.reshape(-1, 2)
         # A ball without a cap (the white) on the strip stands out of it by its shape.
         _add(centres, radii, scores, capped, r, BORDER_SCORE)

@@ -50,6 +50,8 @@ COVER_RADIUS = 1.3
 MIN_COVER = 0.75
 #: A lone ball attached to a strip has cloth on most of its surrounding ring.
 MAX_RING = 0.45
+#: A ball against the bed's outline has at least this much of its inner disc on the bed.
+IN_VIEW = 0.35
 #: What is left of a blob outside its balls holds another (capless) ball where it is this many
 #: radii thick (a ball's own half-thickness is one radius; a shadow's crescent far less).
 CAPLESS_THICK = 0.65
@@ -158,6 +160,7 @@ def split_blob(
     squash: float = 1.0,
     need_caps: bool = False,
     attached: bool = False,
+    region: BoolArray | None = None,
 ) -> list[tuple[float, float]]:
     """Working-scale centres of the balls of one blob (``blob`` at working scale, at ``origin``).
 
@@ -165,8 +168,13 @@ def split_blob(
     more caps than its area holds (a textured occluder such as a patterned shirt), or, with
     ``need_caps`` (a blob as thick as an arm), caps that do not agree with its area. With
     ``attached`` (a blob reaching in from the border: a ball against a cushion's shade, a
-    hand) only the caps count, and only where the ball stands out of the blob.
+    hand) only the caps count, and only where the ball stands out of the blob; given the
+    working-scale ``region`` (the bed), a ball against the far cushion, whose top and cap
+    stand out of the bed's outline, is found by its cap beyond it.
     """
+    inside: BoolArray | None = None
+    if attached and region is not None:
+        blob, origin, inside = _padded(blob, origin, region, math.ceil(1.2 * r))
     x0, y0 = origin
     h, w = blob.shape
     area = float(np.count_nonzero(blob))
@@ -185,6 +193,12 @@ def split_blob(
     # ... but a cap as strong as a lone ball's is no chalk: the black's cap sits on its rim
     # (its dark top blends with the cloth's shade and is left out of the blob).
     allowed |= (full > 0) & (caps >= RIM_STRENGTH * prior.strength)
+    if inside is not None:
+        # Beyond the bed's outline only a strong cap counts (the cushion's rail is no ball).
+        beyond = cv2.resize(
+            (~inside).astype(np.uint8), (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_NEAREST
+        )
+        allowed |= (beyond > 0) & (caps >= RIM_STRENGTH * prior.strength)
     # A cap is nearly white: a bright stripe of cloth (a cushion's nose) is bright in one channel.
     white = channel_min(crop).astype(np.float32) >= WHITENESS * channel_max(crop).astype(np.float32)
     white = cv2.dilate(white.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
@@ -200,7 +214,7 @@ def split_blob(
         axis=1,
     )
     if attached:
-        good, _ = explained(blob, origin, r, centres, MIN_FILL_CAPPED)
+        good, _ = explained(blob, origin, r, centres, MIN_FILL_CAPPED, inside)
         found = centres[good & ~surrounded(blob, origin, r, centres)]
         if stick(found, r):
             return []
@@ -229,6 +243,20 @@ def split_blob(
     return [(float(a), float(b)) for a, b in np.concatenate([kept, capless(blob, origin, r, kept)])]
 
 
+def _padded(
+    blob: BoolArray, origin: tuple[int, int], region: BoolArray, pad: int
+) -> tuple[BoolArray, tuple[int, int], BoolArray]:
+    """The blob in a box ``pad`` larger each way (clipped to the frame), with the bed there."""
+    x0, y0 = origin
+    h, w = blob.shape
+    hh, ww = region.shape
+    nx0, ny0 = max(0, x0 - pad), max(0, y0 - pad)
+    nx1, ny1 = min(ww, x0 + w + pad), min(hh, y0 + h + pad)
+    out = np.zeros((ny1 - ny0, nx1 - nx0), bool)
+    out[y0 - ny0 : y0 - ny0 + h, x0 - nx0 : x0 - nx0 + w] = blob
+    return out, (nx0, ny0), np.asarray(region[ny0:ny1, nx0:nx1], bool)
+
+
 def capless(blob: BoolArray, origin: tuple[int, int], r: float, centres: FloatArray) -> FloatArray:
     """Balls without a visible cap: what is left of the blob outside the balls found, where
     it is as thick as a ball (the white beside a red shows no cap: it is bright all over).
@@ -255,13 +283,20 @@ def capless(blob: BoolArray, origin: tuple[int, int], r: float, centres: FloatAr
 
 
 def explained(
-    blob: BoolArray, origin: tuple[int, int], r: float, centres: FloatArray, min_fill: float = MIN_FILL
+    blob: BoolArray,
+    origin: tuple[int, int],
+    r: float,
+    centres: FloatArray,
+    min_fill: float = MIN_FILL,
+    inside: BoolArray | None = None,
 ) -> tuple[BoolArray, bool]:
     """Which centres' ball-sized discs the blob fills, and whether those discs cover the blob.
 
     A ball is a filled disc: a centre whose disc lies partly on the cloth was put on a strip
     (a cushion's shade, a finger) beside the balls; a blob the good discs leave largely
-    uncovered is not only balls (a hand, a sleeve, a strip of shade).
+    uncovered is not only balls (a hand, a sleeve, a strip of shade). With ``inside`` (the
+    bed, same shape as ``blob``) only the part of a disc on the bed is judged, and at least
+    IN_VIEW of it must be.
     """
     if not len(centres):
         return np.zeros(0, bool), False
@@ -271,8 +306,11 @@ def explained(
     v = centres[:, 1] - origin[1]
     d2 = (xx[None] - u[:, None, None]) ** 2 + (yy[None] - v[:, None, None]) ** 2
     inner = d2 <= (FILL_RADIUS * r) ** 2
-    fill = (inner & blob[None]).sum(axis=(1, 2)) / np.maximum(inner.sum(axis=(1, 2)), 1)
+    seen = inner if inside is None else inner & inside[None]
+    fill = (inner & blob[None]).sum(axis=(1, 2)) / np.maximum(seen.sum(axis=(1, 2)), 1)
     good = np.asarray(fill >= min_fill, bool)
+    if inside is not None:
+        good &= seen.sum(axis=(1, 2)) >= IN_VIEW * math.pi * (FILL_RADIUS * r) ** 2
     covered = (d2[good] <= (COVER_RADIUS * r) ** 2).any(axis=0)
     return good, bool(np.count_nonzero(covered & blob) >= MIN_COVER * np.count_nonzero(blob))
 

@@ -136,6 +136,9 @@ PROTOTYPES: dict[str, Prototype] = {
 #: mean and spread. Read off all 50 Task1 stills together (pink 1.4 to 2.4 times the reds);
 #: a red's own ratio is about 1 with the same spread.
 PINK_RATIO = 1.7
+#: Largest cost (of its best colour) of a detection used as a reference: about three standard
+#: deviations in one feature.
+REFERENCE_FIT = 4.5
 RATIO_SD = 0.15
 
 
@@ -146,11 +149,14 @@ def relative_lightness_costs(costs: FloatArray, feats: FloatArray) -> FloatArray
     so the absolute lightness of the prototypes cannot separate them, but in one frame the
     pink is always clearly lighter than the reds and the brown around it. The reference is
     the median lightness of the detections whose best colour is red, brown or pink, without
-    the lightest of them (the pink candidate itself). Only those detections are re-costed.
+    the lightest of them (the pink candidate itself); only detections that fit their best
+    colour well count. Only those detections are re-costed.
     """
     red, pink, brown = colour_index("red"), colour_index("pink"), colour_index("brown")
     best = np.argmin(costs, axis=1)
-    reddish = np.flatnonzero(np.isin(best, [red, pink, brown]))
+    # A detection that fits no colour well (a hand, a pocket's leather) is no reference.
+    fits = costs[np.arange(len(costs)), best] < REFERENCE_FIT
+    reddish = np.flatnonzero(np.isin(best, [red, pink, brown]) & fits)
     if len(reddish) < 2:
         return costs
     light = feats[reddish, 0]
@@ -259,22 +265,22 @@ class ColourClassifier:
         out = 0.5 * (dl**2 + dc**2 + weight * (dh / sh) ** 2)
         return np.asarray(np.where(np.isnan(out), 1e3, out), np.float64)
 
-    def _hungarian(self, c: FloatArray, live: npt.NDArray[np.bool_]) -> IntArray:
-        """Colours of the ``live`` rows under the ball-set prior (others ``-1``)."""
+    def _hungarian(self, c: FloatArray, live: npt.NDArray[np.bool_]) -> tuple[IntArray, float]:
+        """Colours of the ``live`` rows under the ball-set prior (others ``-1``) and its cost."""
         n = len(c)
         red = colour_index("red")
         columns = [i for i in range(len(COLOURS)) if i != red] + [red] * self.max_reds
         idx = np.flatnonzero(live)
         colour = np.full(n, -1, np.int64)
         if not len(idx):
-            return colour
+            return colour, 0.0
         m = len(idx)
         matrix = np.concatenate([c[idx][:, columns], np.full((m, m), self.reject_cost)], axis=1)
         rows, cols = linear_sum_assignment(matrix)
         for r, k in zip(rows, cols, strict=True):
             if k < len(columns):
                 colour[idx[r]] = columns[k]
-        return colour
+        return colour, float(matrix[rows, cols].sum())
 
     def assign(self, feats: FloatArray) -> tuple[IntArray, FloatArray]:
         """Colour index and confidence per detection (``-1`` where rejected)."""
@@ -287,21 +293,29 @@ class ColourClassifier:
         p /= p.sum(axis=1, keepdims=True)
         live = np.ones(n, bool)
         colour = np.full(n, -1, np.int64)
+        colour, _ = self._hungarian(c, live)
         for _ in range(n):
-            colour = self._hungarian(c, live)
             # A colour the detection itself finds improbable was forced on it by the one-of-each
             # rule (a free colour and a stray candidate: a cushion's shade, a cue's ferrule):
             # it is no ball; the colour goes back to the others.
             # The white is kept: the cue ball is on the table in every frame of play (it is
             # only off it for a moment after an in-off, Rule 3.10), so it is never a free colour.
             prob = p[np.arange(n), np.maximum(colour, 0)]
-            forced = (colour > 0) & (prob < self.min_probability)
-            if not forced.any():
+            forced = np.flatnonzero((colour > 0) & (prob < self.min_probability))
+            if not len(forced):
                 break
-            # Only the least probable goes: a real ball may have been forced only because the
-            # stray candidate took its colour, and gets it back once the stray is gone.
-            worst = int(np.argmin(np.where(forced, prob, np.inf)))
-            live[worst] = False
-            colour[worst] = -1
+            # Only one goes: a real ball may have been forced only because a stray candidate
+            # took its colour. The one whose removal leaves the cheapest assignment, counting
+            # what it costs to call it no ball (its best colour's cost: a ball fits one well).
+            best_total, best = math.inf, (colour, int(forced[0]))
+            for k in forced:
+                trial = live.copy()
+                trial[k] = False
+                col, total = self._hungarian(c, trial)
+                total += float(c[k].min())
+                if total < best_total:
+                    best_total, best = total, (col, int(k))
+            colour, dropped = best
+            live[dropped] = False
         conf = np.where(colour >= 0, p[np.arange(n), np.maximum(colour, 0)], 0.0)
         return colour, conf
