@@ -6,7 +6,7 @@ handedness is fixed: once the baulk end is known, the yellow side follows). The 
 fix the camera up to turning the table end for end; the baulk-line and the D, searched at both
 ends in rectified patches (:mod:`calibration.rectified`), decide which end is baulk; then noses,
 baulk-line and D are fitted jointly (:mod:`calibration.fit`), with lens distortion only where
-the cushion lines are visibly curved.
+it explains the markings significantly better (:func:`_distortion_earned`).
 
 Confidence is the agreement of independent evidence, not the fitter's own residual alone: the
 camera fitted to the cushions alone must put the baulk-line and D where they are seen, and the
@@ -56,7 +56,6 @@ from calibration.markings import (
     homography_projector,
     nose_points,
     outer_quad,
-    sagitta,
 )
 from calibration.rectified import Patch, baulk_points, end_patch, marking_score
 from calibration.spots import spot_votes
@@ -80,11 +79,23 @@ TIGHT: FloatArray = np.arange(-12.0, 12.0, 0.5, dtype=np.float64)
 #: Reach of the last baulk-line/D search (mm), around a camera that has already seen them.
 FINAL_REACH = 120.0
 
-#: A cushion line bowing more than this (px) from its chord earns a distortion term.
-CURVED_PX = 1.0
+#: A distortion term is kept only if it explains this many times the residual variance of one
+#: observation (an F-test for one added parameter, at far beyond the usual significance): the
+#: markings' own noise (half a pixel where a pixel is a centimetre) can hide a real lens bend
+#: from a ratio test, and a bend that explains nothing must not be fitted to noise.
+DISTORTION_EVIDENCE = 10.0
 
-#: A distortion term is kept only if it cuts the marking residual to this fraction or less.
-DISTORTION_GAIN = 0.8
+#: A distortion fit may lose at most this share of inliers.
+DISTORTION_INLIER_LOSS = 0.02
+
+
+def _distortion_earned(plain: CameraFit, bent: CameraFit, count: int) -> bool:
+    """Whether the distortion term explains the markings significantly better."""
+    r0, r1 = plain.residual_mm**2, max(bent.residual_mm**2, 1e-9)
+    explained = count * (r0 - r1) / r1
+    return explained > DISTORTION_EVIDENCE and bent.inlier_fraction >= (
+        plain.inlier_fraction - DISTORTION_INLIER_LOSS
+    )
 
 
 @dataclass(frozen=True)
@@ -546,10 +557,9 @@ def _calibrate(image: UInt8Array) -> Calibration:
     if patch.flip:
         fit = _flip(fit)
         cushion = {_OPPOSITE[side]: pts for side, pts in cushion.items()}
-    # 4. Joint fit; distortion only if the cushion lines are visibly curved.
+    # 4. Joint fit.
     obs = Observations(cushion=cushion, baulk=line, d_arc=arc)
     fit = fit_camera(obs, size, fit.params, distortion=False, iterations=12)  # refitted in step 5
-    curved = max((sagitta(p) for p in cushion.values()), default=0.0) > CURVED_PX
     # 5. Once more, around the joint camera, with the tight windows.
     project = _projector(fit)
     # The final search is centred on each cushion's own nose: a side whose edge was found at the
@@ -561,14 +571,10 @@ def _calibrate(image: UInt8Array) -> Calibration:
     line, arc = _marks(final, project, *marking_score(final))
     obs = Observations(cushion=cushion, baulk=line, d_arc=arc)
     fit = fit_camera(obs, size, fit.params, distortion=False)
-    if curved:
-        # Distortion must earn its place: it is kept only if it explains the markings better.
-        bent = fit_camera(obs, size, fit.params, distortion=True)
-        if (
-            bent.residual_mm < DISTORTION_GAIN * fit.residual_mm
-            and bent.inlier_fraction >= fit.inlier_fraction
-        ):
-            fit = bent
+    # Distortion must earn its place: it is kept only if it explains the markings better.
+    bent = fit_camera(obs, size, fit.params, distortion=True)
+    if _distortion_earned(fit, bent, obs.count):
+        fit = bent
     confidence = _confidence(fit, obs, contrast)
     cal = _from_fit(fit, size, confidence)
     if cal.camera_centre[2] <= 0:

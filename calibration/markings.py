@@ -362,20 +362,6 @@ def robust_curve(pts: FloatArray, tol: float, iterations: int = 40, seed: int = 
     return out
 
 
-def sagitta(pts: FloatArray) -> float:
-    """How far (px) the points bow away from their chord: ~0 for a straight cushion, a few
-    pixels where the lens bends it. Decides whether distortion is fitted at all."""
-    if len(pts) < 6:
-        return 0.0
-    centre = pts.mean(axis=0)
-    _, _, vt = np.linalg.svd(pts - centre, full_matrices=False)
-    t = (pts - centre) @ vt[0]
-    d = (pts - centre) @ vt[1]
-    half = max(float(np.abs(t).max()), 1e-9)
-    c, *_ = np.linalg.lstsq(np.stack([t * t, t, np.ones_like(t)], axis=1), d, rcond=None)
-    return float(abs(c[0]) * half * half)
-
-
 #: Projects ``(N, 2)`` table millimetres at height ``z`` to detail-copy pixels.
 ToImage = Callable[[FloatArray, float], FloatArray]
 
