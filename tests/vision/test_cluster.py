@@ -74,6 +74,22 @@ def test_caps_separation_on_the_cloth_plane(gap: float, squash: float, expected:
     assert len(peaks) == expected
 
 
+@pytest.mark.parametrize(
+    ("dx", "dy", "expected"),
+    [
+        (0.7, 0.45, 2),  # rack neighbours a row apart, radius inflated by the blur (Task1 still 27)
+        (0.3, 0.1, 1),  # one ball's doubled cap
+    ],
+)
+def test_caps_of_diagonal_rack_neighbours(dx: float, dy: float, expected: int) -> None:
+    caps = np.zeros((80, 80), np.float32)
+    caps[30, 30] = 100.0
+    caps[30 + round(dy * RADIUS), 30 + round(dx * RADIUS)] = 90.0
+    blurred = np.asarray(cv2.GaussianBlur(caps, (0, 0), 1.0), np.float32)
+    peaks = cap_peaks(blurred, np.ones(blurred.shape, bool), RADIUS, 1.0, 0.4)
+    assert len(peaks) == expected
+
+
 @pytest.mark.parametrize(("index", "half"), [(0, 40), (1, 40), (2, 25), (3, 60)])
 def test_roi_detection_agrees_with_the_full_frame(index: int, half: int) -> None:
     image = _table(LONE + _row(2, (600.0, 360.0)))

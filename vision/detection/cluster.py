@@ -33,7 +33,7 @@ FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
 #: Caps closer than this many radii on the cloth plane are one ball's (a cap has two lamps).
-MIN_SEPARATION = 1.5
+MIN_SEPARATION = 1.3
 #: A cap weaker than this fraction of the lone balls' median cap is noise on a ball's body.
 MIN_STRENGTH = 0.5
 #: A cap on the blob's rim counts only this strong (relative to the lone balls' median cap).
