@@ -57,6 +57,7 @@ from calibration.markings import (
     nose_points,
     outer_quad,
 )
+from calibration.pockets import middle_points
 from calibration.rectified import Patch, baulk_points, end_patch, marking_score
 from calibration.spots import spot_votes
 from calibration.table import TABLE
@@ -415,7 +416,7 @@ def _confidence(fit: CameraFit, obs: Observations, contrast: float) -> float:
       cannot hide in an average;
     - how much was seen: cushions with enough points (of four) and baulk-line/D points.
     """
-    groups = [*obs.cushion.values(), obs.baulk, obs.d_arc]
+    groups = [*obs.cushion.values(), obs.baulk, obs.d_arc, obs.middle]
     res = np.abs(residuals_mm(fit, obs))
     worst, start = 0.0, 0
     for g in groups:
@@ -557,8 +558,8 @@ def _calibrate(image: UInt8Array) -> Calibration:
     if patch.flip:
         fit = _flip(fit)
         cushion = {_OPPOSITE[side]: pts for side, pts in cushion.items()}
-    # 4. Joint fit.
-    obs = Observations(cushion=cushion, baulk=line, d_arc=arc)
+    # 4. Joint fit (the middle pockets halve the table's length: see calibration.pockets).
+    obs = Observations(cushion=cushion, baulk=line, d_arc=arc, middle=middle_points(image, _projector(fit)))
     fit = fit_camera(obs, size, fit.params, distortion=False, iterations=12)  # refitted in step 5
     # 5. Once more, around the joint camera, with the tight windows.
     project = _projector(fit)
@@ -569,7 +570,7 @@ def _calibrate(image: UInt8Array) -> Calibration:
     )
     final = end_patch(image, project, False, FINAL_REACH)
     line, arc = _marks(final, project, *marking_score(final))
-    obs = Observations(cushion=cushion, baulk=line, d_arc=arc)
+    obs = Observations(cushion=cushion, baulk=line, d_arc=arc, middle=middle_points(image, project))
     fit = fit_camera(obs, size, fit.params, distortion=False)
     # Distortion must earn its place: it is kept only if it explains the markings better.
     bent = fit_camera(obs, size, fit.params, distortion=True)

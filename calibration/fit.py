@@ -120,21 +120,32 @@ class Observations:
         cushion: ``side -> (N, 2)`` points on that cushion nose line.
         baulk: ``(N, 2)`` points on the baulk-line.
         d_arc: ``(N, 2)`` points on the D's semicircle.
+        middle: ``(N, 2)`` points on the plane ``x = length / 2`` at the nose's height, where
+            the middle pockets cut the long cushions (:mod:`calibration.pockets`).
     """
 
     cushion: dict[str, FloatArray]
     baulk: FloatArray
     d_arc: FloatArray
+    middle: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))
 
     def __post_init__(self) -> None:
-        for name, pts in [*self.cushion.items(), ("baulk", self.baulk), ("d_arc", self.d_arc)]:
+        groups = [
+            *self.cushion.items(),
+            ("baulk", self.baulk),
+            ("d_arc", self.d_arc),
+            ("middle", self.middle),
+        ]
+        for name, pts in groups:
             if pts.ndim != 2 or pts.shape[1] != 2:
                 raise ValueError(f"observations {name!r} must have shape (N, 2), got {pts.shape}")
 
     @property
     def count(self) -> int:
         """Number of points in all."""
-        return sum(len(p) for p in self.cushion.values()) + len(self.baulk) + len(self.d_arc)
+        return (
+            sum(len(p) for p in self.cushion.values()) + len(self.baulk) + len(self.d_arc) + len(self.middle)
+        )
 
     def flat(self, centre: npt.ArrayLike) -> Flat:
         """Row-aligned arrays: pixels ``(N, 2)``, plane height ``(N,)``, kind ``(N,)`` (line
@@ -148,11 +159,12 @@ class Observations:
             z.append(np.full(len(pts), edge_height(side, centre)))
             kind.append(np.full(len(pts), axis))
             value.append(np.full(len(pts), v))
-        px += [self.baulk, self.d_arc]
-        z += [np.zeros(len(self.baulk)), np.zeros(len(self.d_arc))]
-        kind += [np.full(len(self.baulk), _KIND_LINE_X), np.full(len(self.d_arc), _KIND_CIRCLE)]
-        value += [np.full(len(self.baulk), TABLE.baulk_line), np.full(len(self.d_arc), TABLE.d_radius)]
-        sid.append(np.full(len(self.baulk) + len(self.d_arc), 4))
+        nb, nd, nm = len(self.baulk), len(self.d_arc), len(self.middle)
+        px += [self.baulk, self.d_arc, self.middle]
+        z += [np.zeros(nb), np.zeros(nd), np.full(nm, NOSE_HEIGHT)]
+        kind += [np.full(nb, _KIND_LINE_X), np.full(nd, _KIND_CIRCLE), np.full(nm, _KIND_LINE_X)]
+        value += [np.full(nb, TABLE.baulk_line), np.full(nd, TABLE.d_radius), np.full(nm, TABLE.length / 2.0)]
+        sid.append(np.full(nb + nd + nm, 4))
         return (
             np.vstack(px).astype(np.float64),
             np.concatenate(z),
