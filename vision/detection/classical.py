@@ -55,6 +55,10 @@ BoolArray = npt.NDArray[np.bool_]
 REFRESH_EVERY = 900
 #: A blob thicker than this many radii is not balls: a full rack is 3.3 radii thick.
 THICKEST_CLUSTER = 4.0
+#: A lone ball's blob is less elongated than this: a ball near the cloth's colour (the green
+#: at the far end) shows its dark half and its shadow only, nearly twice as tall as wide; two
+#: touching balls are held apart by area (:data:`DOUBLE_AREA`), not by this.
+SINGLE_ASPECT = 2.0
 #: A compact blob this many times a lone ball's area is looked at as a possible pair.
 DOUBLE_AREA = 1.35
 #: A blob whose centre is this many ball radii from a pocket's centre is the pocket (its fall,
@@ -167,7 +171,7 @@ def find_balls(
         aspect = max(w, h) / max(1, min(w, h))
         if border < 1.5 and area > 2.2 * a1:
             attached.append(k)  # reaching in from outside the bed, or a ball on the cushion's shade
-        elif area <= 1.8 * a1 and aspect < 1.8 and area / (w * h) > 0.45:
+        elif area <= 1.8 * a1 and aspect < SINGLE_ASPECT and area / (w * h) > 0.45:
             singles.append(k)
         else:
             clusters.append(k)
