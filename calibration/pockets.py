@@ -66,14 +66,17 @@ def middle_points(image: UInt8Array, to_image: ToImage) -> FloatArray:
     """Image points ``(N, 2)`` on the plane ``x = length / 2`` at the nose's height: one per row
     of each long cushion where its middle pocket shows clearly (none where it is hidden)."""
     xs = TABLE.length / 2.0 + np.arange(-SPAN, SPAN + 1e-9, STEP)
+    ys = np.array(
+        [face + outward * row for face, outward in ((0.0, -1.0), (TABLE.width, 1.0)) for row in ROWS]
+    )
+    grid = np.stack(np.broadcast_arrays(xs[None, :], ys[:, None]), axis=-1)  # (rows, len(xs), 2)
+    profiles = sample(image, to_image(grid.reshape(-1, 2), NOSE_HEIGHT).reshape(grid.shape))
     found = []
-    for face, outward in ((0.0, -1.0), (TABLE.width, 1.0)):
-        for row in ROWS:
-            pts = np.stack([xs, np.full_like(xs, face + outward * row)], axis=1)
-            px = to_image(pts, NOSE_HEIGHT)
-            centre = _symmetry_centre(sample(image, px))
-            if centre is not None:
-                x = float(np.interp(centre, np.arange(len(xs)), xs))
-                found.append(to_image(np.array([[x, face + outward * row]]), NOSE_HEIGHT)[0])
-    out: FloatArray = np.asarray(found, dtype=np.float64).reshape(-1, 2)
+    for y, prof in zip(ys, profiles, strict=True):
+        centre = _symmetry_centre(prof)
+        if centre is not None:
+            found.append([float(np.interp(centre, np.arange(len(xs)), xs)), y])
+    if not found:
+        return np.zeros((0, 2))
+    out: FloatArray = to_image(np.asarray(found, dtype=np.float64), NOSE_HEIGHT)
     return out

@@ -84,8 +84,8 @@ class Patch:
 
 #: The patch's pixel map is projected on a grid this many samples apart and interpolated
 #: between: the projection is smooth (a homography and a lens), so bilinear interpolation over
-#: a few millimetres is exact to far below a pixel, at a sixteenth of the projections.
-MAP_STEP = 4
+#: a few millimetres is exact to far below a pixel, at a sixty-fourth of the projections.
+MAP_STEP = 8
 
 
 def _pixel_map(to_image: ToImage, xs: FloatArray, ys: FloatArray, flip: bool) -> npt.NDArray[np.float32]:
@@ -119,7 +119,8 @@ def end_patch(image: UInt8Array, to_image: ToImage, flip: bool, reach: float = R
     dx = float(np.clip(10.0 / max(np.hypot(*(p[1] - p[0])), 1e-6), MIN_DX, 12.0))
     dy = float(np.clip(10.0 / max(np.hypot(*(p[2] - p[0])), 1e-6), MIN_DY, 12.0))
     xs = np.arange(bx - TABLE.d_radius - reach, bx + reach, dx, dtype=np.float64)
-    ys = np.arange(-20.0, TABLE.width + 20.0, dy, dtype=np.float64)
+    # Across the table only as far as the searches look (the baulk-line from 120 mm in).
+    ys = np.arange(100.0, TABLE.width - 100.0, dy, dtype=np.float64)
     px = _pixel_map(to_image, xs, ys, flip)
     h, w = image.shape[:2]
     inside = (px[..., 0] >= 0) & (px[..., 0] <= w - 1) & (px[..., 1] >= 0) & (px[..., 1] <= h - 1)
