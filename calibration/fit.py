@@ -65,9 +65,13 @@ SIDES: dict[str, tuple[int, float]] = {
 #: A weak prior on the field of view keeps the focal length defined for a camera looking
 #: straight down, where perspective alone cannot separate focal length from distance.
 PRIOR_HFOV_DEG = 50.0
-PRIOR_WEIGHT_MM = 0.5
+PRIOR_WEIGHT_MM = 5.0
 
-#: A prior on ``k1``: distortion must earn its place by straightening the lines.
+#: A prior on ``k1``: distortion must earn its place by straightening the lines. The fitter's
+#: ``k1`` is measured on the image's half-width (``r = |p - c| / (w / 2)``), not on the focal
+#: length as OpenCV's is (``k1_opencv = k1 (f / (w / 2))^2``): a bend is then the same number
+#: whatever focal length the fit is trying, so a near-vertical view, whose focal length the
+#: table's plane cannot fix, still gets its distortion, and the prior weighs bends in pixels.
 K1_PRIOR_MM = 20.0
 
 #: Prior on each cushion's edge offset (mm of residual per mm of offset). Where the camera
@@ -218,7 +222,13 @@ class CameraFit:
     def params(self) -> FloatArray:
         """The eight fitted numbers, as :func:`fit_camera` takes them."""
         return np.concatenate(
-            [[math.log(self.camera_matrix[0, 0])], self.rvec, self.tvec, [self.k1], self.edge_offsets]
+            [
+                [math.log(self.camera_matrix[0, 0])],
+                self.rvec,
+                self.tvec,
+                [self.k1 * (self.camera_matrix[0, 2] / self.camera_matrix[0, 0]) ** 2],
+                self.edge_offsets,
+            ]
         )
 
 
@@ -246,14 +256,16 @@ def rays_to_planes(params: FloatArray, px: FloatArray, z: FloatArray, centre: Fl
     f = np.exp(params[:, 0])[:, None]
     r = _rodrigues(params[:, 1:4])
     t = params[:, 4:7]
-    k1 = params[:, 7][:, None]
-    ux = (px[None, :, 0] - centre[0]) / f  # (M, N)
-    uy = (px[None, :, 1] - centre[1]) / f
+    k1 = params[:, 7][:, None]  # on the half-width scale: see lens_k1
+    half = centre[0]
+    ux = (px[None, :, 0] - centre[0]) / half  # (M, N)
+    uy = (px[None, :, 1] - centre[1]) / half
     if np.any(k1 != 0.0):
         nx, ny = ux, uy
         for _ in range(5):  # fixed point on the one-term model; |k1 r^2| < 0.3 converges fast
             g = 1.0 / (1.0 + k1 * (ux * ux + uy * uy))
             ux, uy = nx * g, ny * g
+    ux, uy = ux * (half / f), uy * (half / f)
     # World direction R^T d with d = (ux, uy, 1): row i of R weighs component i of d.
     rr = [[r[:, i, j][:, None] for j in range(3)] for i in range(3)]
     wx = ux * rr[0][0] + uy * rr[1][0] + rr[2][0]
@@ -470,7 +482,7 @@ def fit_camera(
     k = np.array([[f, 0, cxy[0]], [0, f, cxy[1]], [0, 0, 1.0]])
     return CameraFit(
         camera_matrix=k,
-        k1=float(params[7]),
+        k1=float(params[7]) * (f / cxy[0]) ** 2,
         rvec=params[1:4].copy(),
         tvec=params[4:7].copy(),
         residual_mm=rms,
