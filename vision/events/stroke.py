@@ -97,6 +97,10 @@ class _Candidate:
     k: int
     balls: tuple[int, ...]
     cushion: CushionSegment | None = None
+    #: The neighbouring frames in which the candidate's balls were all measured: the
+    #: contact may lie anywhere between them (a dropped frame widens the bracket).
+    k_lo: int = -1
+    k_hi: int = -1
 
 
 def line_sigma(m: Motion, t: float, noise_mm: float) -> float:
@@ -123,6 +127,10 @@ class _Analysis:
     #: by time: how far the white travelled between two contacts, against that, decides
     #: whether they were simultaneous.
     white_contact: dict[float, tuple[float, float]] = field(default_factory=dict)
+    #: Per ball, a frame whose sample was found to come before one of its contacts: its
+    #: other contacts bracketed by that frame are timed on the same line (two contacts of
+    #: the white in one frame, simultaneous or not, must be timed alike to be compared).
+    before_contact: dict[int, int] = field(default_factory=dict)
 
     # ---- samples and fits ----------------------------------------------------------------
     def samples(self, b: int, k_lo: int, k_hi: int) -> tuple[FloatArray, FloatArray]:
@@ -152,23 +160,30 @@ class _Analysis:
 
     def pre_model_fresh(self, b: int, k_end: int) -> tuple[Motion | None, bool]:
         """Ball ``b``'s path up to frame ``k_end`` since its last contact, and ``True``; when
-        that contact left fewer than two samples, its path before it (the line it was on,
-        which still says which ball it would reach first) and ``False``."""
+        that contact left fewer than two samples, ``False`` with the line it is on as far as
+        can be told: from the contact's point (on the line before it) to the one sample
+        since, or with none the line before it (which still says which ball it would reach
+        first). Segment by segment, so two contacts within a frame or two each get the line
+        that led into it."""
         if self.was_still(b, k_end):
             return Motion.still(self.sf.start[b]), True
         w = self.cfg.fit_frames
         t, p = self.samples(b, 0, k_end)
-        brk = self.breaks[b]
-        last = brk[-1] if brk else -math.inf
-        sel = t > last
-        if int(sel.sum()) >= 2:
-            return self.fit(t[sel][-w:], p[sel][-w:]), True
-        if brk:
-            prev = brk[-2] if len(brk) > 1 else -math.inf
-            sel = (t > prev) & (t <= last)
-            if int(sel.sum()) >= 2:
-                return self.fit(t[sel][-w:], p[sel][-w:]), False
-        return None, False
+        bounds = [-math.inf, *self.breaks[b]]
+        model: Motion | None = None
+        fresh = False
+        for s, lo in enumerate(bounds):
+            hi = bounds[s + 1] if s + 1 < len(bounds) else math.inf
+            sel = (t > lo) & (t <= hi)
+            n = int(sel.sum())
+            if n >= 2:
+                model, fresh = self.fit(t[sel][-w:], p[sel][-w:]), True
+            elif n == 1 and model is not None and float(t[sel][0]) - lo > 0.25 * self.cfg.dt:
+                ts = np.array([lo, float(t[sel][0])])
+                model, fresh = self.fit(ts, np.vstack([model.at(lo), p[sel][0]])), False
+            else:
+                fresh = False
+        return model, fresh
 
     def post_model(self, b: int, t_after: float, k_stop: int) -> Motion | None:
         """Ball ``b``'s path after ``t_after``, up to (not including) frame ``k_stop``."""
@@ -195,11 +210,14 @@ class _Analysis:
         gap[b] = np.inf
         return bool(np.any(gap[~np.isnan(gap)] < self.cfg.move_mm))
 
-    def bracket(self, k: int) -> tuple[float, float]:
+    def bracket(self, c: _Candidate) -> tuple[float, float]:
+        """Times of the frames either side of a candidate in which its balls were measured."""
         t = self.sf.times
         dt = self.cfg.dt
-        ta = float(t[k - 1]) if k > 0 else float(t[k]) - dt
-        tb = float(t[k + 1]) if k + 1 < len(t) else float(t[k]) + dt
+        lo = c.k_lo if 0 <= c.k_lo < c.k else c.k - 1
+        hi = c.k_hi if c.k < c.k_hi < len(t) else c.k + 1
+        ta = float(t[lo]) if lo >= 0 else float(t[c.k]) - dt
+        tb = float(t[hi]) if hi < len(t) else float(t[c.k]) + dt
         return ta, tb
 
 
@@ -246,6 +264,11 @@ def _travel(points: FloatArray) -> FloatArray:
     return out
 
 
+def _neighbours(idx: npt.NDArray[np.intp], m: int) -> tuple[int, int]:
+    """Frame indices of the samples before and after sample ``m`` (-1 where none)."""
+    return (int(idx[m - 1]) if m > 0 else -1, int(idx[m + 1]) if m + 1 < len(idx) else -1)
+
+
 def _candidates(sf: StrokeFrames, cfg: EventConfig) -> list[_Candidate]:
     r = cfg.radius
     margin = 4.0 * math.sqrt(2.0) * cfg.noise_mm + 1.0
@@ -276,10 +299,10 @@ def _candidates(sf: StrokeFrames, cfg: EventConfig) -> list[_Candidate]:
                     # frames: one contact at most, tested once, at the closest of them.
                     if last is not None and k - out[last[0]].k <= cfg.fit_frames:
                         if gap[m] < last[1]:
-                            out[last[0]] = _Candidate(k, (i, j))
+                            out[last[0]] = _Candidate(k, (i, j), None, *_neighbours(idx, m))
                             last = (last[0], float(gap[m]))
                         continue
-                    out.append(_Candidate(k, (i, j)))
+                    out.append(_Candidate(k, (i, j), None, *_neighbours(idx, m)))
                     last = (len(out) - 1, float(gap[m]))
     for j in range(b):
         if not moved[j]:
@@ -294,7 +317,7 @@ def _candidates(sf: StrokeFrames, cfg: EventConfig) -> list[_Candidate]:
                 k = int(idx[m])
                 lo, hi = max(k - 1, 0), min(k + 2, len(sf.times))
                 if alongside[m] and gap[m] < reach and act[lo:hi, j].any():
-                    out.append(_Candidate(k, (j,), cushion))
+                    out.append(_Candidate(k, (j,), cushion, *_neighbours(idx, m)))
     out.sort(key=lambda c: (c.k, c.cushion is not None))
     return out
 
@@ -339,22 +362,55 @@ def _strike_time(an: _Analysis, white: int, first_cand: int) -> float | None:
     return departure_time(model, sf.start[white], t_lo, t_first)
 
 
+def _estimate(an: _Analysis, c: _Candidate) -> float:
+    """A first estimate of a candidate's contact time, from the paths fitted up to the frame
+    before it, or the rest positions of balls not yet in a contact (the frame's time when
+    they do not meet)."""
+    cfg = an.cfg
+    ta, tb = an.bracket(c)
+    t_k = float(an.sf.times[c.k])
+    if c.cushion is not None:
+        m = an.pre_model(c.balls[0], c.k - 1)
+        if m is None or m.is_still:
+            return t_k
+        t = contact_time_line(m, c.cushion.start, c.cushion.normal, cfg.radius, ta - cfg.dt, tb)
+        return t_k if t is None else t
+    i, j = c.balls
+    # A ball not yet in any contact is where it rested (a fit to its samples up to the frame
+    # before may already hold its departure from the contact being estimated).
+    mi, mj = (
+        Motion.still(an.sf.start[b])
+        if not an.breaks[b] and not np.isnan(an.sf.start[b, 0])
+        else an.pre_model(b, c.k - 1)
+        for b in (i, j)
+    )
+    if mi is None or mj is None:
+        return t_k
+    t = contact_time_balls(mi, mj, cfg.radius, ta - cfg.dt, tb)
+    return t_k if t is None else t
+
+
 def _ball_contact(an: _Analysis, cand: _Candidate) -> Collision | None:
     sf, cfg = an.sf, an.cfg
     i, j = cand.balls
     k = cand.k
-    ta, tb = an.bracket(k)
+    ta, tb = an.bracket(cand)
     (mi, fresh_i), (mj, fresh_j) = an.pre_model_fresh(i, k - 1), an.pre_model_fresh(j, k - 1)
-    fresh = {i: fresh_i, j: fresh_j}
     t_star: float | None = None
     if mi is not None and mj is not None:
         t_star = contact_time_balls(mi, mj, cfg.radius, ta - cfg.dt, tb)
-        if t_star is not None and t_star > float(sf.times[k]):
-            ni, nj = an.pre_model(i, k), an.pre_model(j, k)
-            if ni is not None and nj is not None:
-                t2 = contact_time_balls(ni, nj, cfg.radius, float(sf.times[k]), tb)
-                if t2 is not None:
-                    t_star, mi, mj = t2, ni, nj
+    known_before = an.before_contact.get(i) == k or an.before_contact.get(j) == k
+    if t_star is None or t_star > float(sf.times[k]) or known_before:
+        # Past frame k (or not found before it), the paths with that frame's samples are
+        # tried: if they still meet after it, it came before the contact and belongs to
+        # them (a contact one sample after another gets the line from that one).
+        (ni, fresh_ni), (nj, fresh_nj) = an.pre_model_fresh(i, k), an.pre_model_fresh(j, k)
+        if ni is not None and nj is not None:
+            t2 = contact_time_balls(ni, nj, cfg.radius, float(sf.times[k]), tb)
+            if t2 is not None:
+                t_star, mi, mj, fresh_i, fresh_j = t2, ni, nj, fresh_ni, fresh_nj
+                an.before_contact[i] = an.before_contact[j] = k
+    fresh = {i: fresh_i, j: fresh_j}
     posts: dict[int, Motion | None] = {}
     if t_star is None:
         # Fall back on the ball that was still: it left its spot when it was hit.
@@ -445,7 +501,7 @@ def _cushion_contact(an: _Analysis, cand: _Candidate) -> Cushion | None:
     cushion = cand.cushion
     assert cushion is not None
     k = cand.k
-    ta, tb = an.bracket(k)
+    ta, tb = an.bracket(cand)
     pre = an.pre_model(b, k - 1)
     if pre is None or pre.is_still:
         return None
@@ -456,14 +512,22 @@ def _cushion_contact(an: _Analysis, cand: _Candidate) -> Cushion | None:
             t2 = contact_time_line(pre2, cushion.start, cushion.normal, cfg.radius, float(sf.times[k]), tb)
             if t2 is not None:
                 t_star, pre = t2, pre2
+    reached = t_star is not None
     if t_star is None:
         t_star = float(sf.times[k])
     post = an.post_model(b, t_star, an.next_candidate(b, k))
     n = np.asarray(cushion.normal)
     vn_pre = float(pre.velocity(t_star) @ n)
-    if vn_pre >= 0 or post is None:
+    if vn_pre >= 0:
         return None
-    if float(post.velocity(t_star) @ n) - vn_pre < cfg.impulse_mm_s:
+    if post is None:
+        # Another contact follows within a frame or two, leaving nothing to fit after this
+        # one. A path that reaches the nose line heading in at a measurable speed touched
+        # the cushion: a ball cannot go through it (near a jaw it may drop instead, and
+        # then the pot is what the referee needs).
+        if not (reached and -vn_pre >= cfg.impulse_mm_s):
+            return None
+    elif float(post.velocity(t_star) @ n) - vn_pre < cfg.impulse_mm_s:
         return None
     an.breaks[b].append(t_star)
     an.breaks[b].sort()
@@ -497,7 +561,7 @@ def _pushes(an: _Analysis, cands: list[_Candidate], final_window: int) -> list[C
             continue
         c = best[1]
         i = c.balls[0] + c.balls[1] - j
-        ta, tb = an.bracket(c.k)
+        ta, tb = an.bracket(c)
         mi, mj = an.pre_model(i, c.k - 1), Motion.still(sf.start[j])
         if mi is None or not _within_reach(mi, mj, float(sf.times[c.k]), ta, tb, cfg):
             continue  # nothing came near it: a track's jitter or a hand, not a push
@@ -640,7 +704,10 @@ def analyse_stroke(sf: StrokeFrames, cfg: EventConfig, final_window: int, t_min:
             t_strike = max(t_strike, t_min)
             events.append(Strike(t=t_strike))
             an.breaks[white].append(t_strike)
-    for c in cands:
+    # In the order the contacts happened, not of the frames where the gaps were least: a
+    # thin cut's closest sample comes after a fuller contact's made later in the same frame.
+    order = sorted(cands, key=lambda c: (_estimate(an, c), c.cushion is not None))
+    for c in order:
         ev: InputEvent | None = _ball_contact(an, c) if c.cushion is None else _cushion_contact(an, c)
         if ev is not None:
             events.append(ev)
