@@ -6,8 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detection.classical import ClassicalDetector
-from vision.detection.cluster import cap_peaks
+from vision.detection.classical import ClassicalDetector, cloth_shade
+from vision.detection.cloth import learn_cloth
+from vision.detection.cluster import ClusterPrior, cap_peaks, stand_out
 
 RADIUS = 11.0
 LONE = [(300.0, 250.0), (900.0, 260.0), (420.0, 520.0), (820.0, 540.0)]
@@ -102,3 +103,59 @@ def test_roi_detection_agrees_with_the_full_frame(index: int, half: int) -> None
     nearest = np.linalg.norm(full.pixel - roi.pixel[0], axis=1).min()
     assert nearest < 0.5
     assert np.hypot(roi.pixel[0, 0] - u, roi.pixel[0, 1] - v) < 0.5 * RADIUS
+
+
+def _occluded(ball: tuple[int, int] | None, cue: bool, hand: bool) -> np.ndarray:
+    """A working-scale blob: a ball (radius 6), a cue's tip touching it, a hand beside it."""
+    blob = np.zeros((60, 90), np.uint8)
+    if ball is not None:
+        cv2.circle(blob, ball, 6, 1, -1)
+    if cue:
+        cv2.line(blob, (0, 5), (30, 28), 1, 2)
+    if hand:
+        cv2.rectangle(blob, (44, 10), (85, 50), 1, -1)
+    return blob.astype(bool)
+
+
+@pytest.mark.parametrize(
+    ("ball", "cue", "hand", "expected"),
+    [
+        ((34, 30), True, False, 1),  # the white at the cue's tip (still 28)
+        ((37, 30), False, True, 1),  # a ball touching the bridge hand
+        ((34, 30), True, True, 1),
+        (None, True, True, 0),  # the cue and the hand alone hold no ball
+        (None, False, True, 0),
+    ],
+)
+def test_a_ball_stands_out_of_the_cue_and_hand_it_touches(
+    ball: tuple[int, int] | None, cue: bool, hand: bool, expected: int
+) -> None:
+    found = stand_out(_occluded(ball, cue, hand), (100, 200), 6.0, ClusterPrior())
+    assert len(found) == expected
+    if ball is not None and expected:
+        assert np.hypot(found[0, 0] - 100 - ball[0], found[0, 1] - 200 - ball[1]) < 1.5
+
+
+@pytest.mark.parametrize(
+    ("hue_off", "near_pocket", "cut", "expected"),
+    [
+        (0.5, True, False, True),  # the cloth in a pocket's shade
+        (0.5, False, True, True),  # a stretch of cushion cut from its strip
+        (0.5, False, False, False),  # open cloth is never judged by colour alone
+        (8.0, True, False, False),  # the green ball by a pocket is bluer than the cloth
+        (8.0, False, True, False),
+    ],
+)
+def test_cloth_coloured_detections_by_pockets_and_cushions(
+    hue_off: float, near_pocket: bool, cut: bool, expected: bool
+) -> None:
+    model = learn_cloth(_table([]))
+    assert model.pockets is not None
+    a, b = float(model.lab[1]) - 128.0, float(model.lab[2]) - 128.0
+    hue = np.degrees(np.arctan2(b, a)) % 360.0 + hue_off
+    chroma = 0.8 * np.hypot(a, b)
+    feats = np.array([[0.6, chroma * np.cos(np.radians(hue)), chroma * np.sin(np.radians(hue)), chroma, hue]])
+    r = 5.5
+    centre = model.pockets[0] + (-2.0 * r, 2.0 * r) if near_pocket else np.array([320.0, 180.0])
+    shade = cloth_shade(model, centre[None], np.array([r]), feats, np.array([cut]))
+    assert bool(shade[0]) is expected

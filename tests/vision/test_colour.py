@@ -62,3 +62,31 @@ def test_yellow_read_against_the_frames_reds(
     black = (0.04, 0.0, 0.0)
     assigned, _ = ColourClassifier().assign(_feats([*reds, yellow, brown, black]))
     assert [COLOURS[c].value for c in assigned] == ["red", "red", "red", "yellow", "brown", "black"]
+
+
+@pytest.mark.parametrize("scale", [0.7, 1.0])
+def test_yellow_read_against_the_white_without_reds(scale: float) -> None:
+    # A dim broadcast (still 12): the yellow no lighter than the cloth, a brown's lightness by
+    # the absolute prototypes, but nearly as light as the white; one red only.
+    white = (1.39 * scale, 38.0, 120.0)
+    yellow = (1.0 * scale, 48.0, 90.0)
+    rows = [white, yellow, _proto("red"), _proto("pink"), _proto("black")]
+    assigned, _ = ColourClassifier().assign(_feats(rows))
+    assert [COLOURS[c].value for c in assigned] == ["white", "yellow", "red", "pink", "black"]
+
+
+def test_a_stray_taking_a_free_colour_does_not_cost_a_ball_its_own() -> None:
+    # Still 38: a hand's knuckle (pale, poorly like anything) next to a clear pink, no reds.
+    stray = (1.46, 23.8, 67.75)
+    rows = [(1.88, 33.1, 118.9), (1.1, 46.1, 27.1), (0.6, 36.7, 79.0), stray]  # still 38's white, pink, brown
+    assigned, _ = ColourClassifier().assign(_feats(rows))
+    assert [COLOURS[c].value if c >= 0 else "none" for c in assigned] == ["white", "pink", "brown", "none"]
+
+
+def test_a_dark_red_in_a_shadow_is_no_black() -> None:
+    # The black's faint hue is the cloth's reflection (green); a dark red's is red.
+    # Still 32: the reds of the bottom of the table all dark, one more in a cluster's shadow.
+    dark_red = (0.27, 27.5, 33.0)
+    rows = [_proto("white"), (0.3, 33.8, 34.0), (0.31, 35.8, 36.0), (0.27, 32.2, 36.0), dark_red]
+    assigned, _ = ColourClassifier().assign(_feats(rows))
+    assert COLOURS[assigned[-1]].value == "red"

@@ -384,7 +384,8 @@ def stand_out(
     round is the ball. Pieces of the occluder itself (a knuckle, a fist) are bigger or not
     round. Where a ball touches the occluder along a wide edge (the white against a dark
     head) the opening cannot cut them, but their brightness can: with ``bright`` (pixels
-    brighter than the cloth) the bright and the dark parts of the blob are cut separately too.
+    brighter than the cloth) the bright part of the blob is cut on its own too. (The dark
+    part is not: a skin-coloured fist at a sleeve's end would be cut from it as a ball.)
     """
     parts = [(blob, PIECE_AREA[0])]
     if bright is not None:
