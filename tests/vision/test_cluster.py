@@ -6,9 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detection.classical import ClassicalDetector, cloth_shade
+from vision.detection.classical import ClassicalDetector
 from vision.detection.cloth import learn_cloth
-from vision.detection.cluster import ClusterPrior, cap_peaks, stand_out
+from vision.detection.cluster import ClusterPrior, cap_peaks
+from vision.detection.occlusion import cloth_shade, stand_out
 
 RADIUS = 11.0
 LONE = [(300.0, 250.0), (900.0, 260.0), (420.0, 520.0), (820.0, 540.0)]

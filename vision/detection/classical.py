@@ -14,7 +14,12 @@ its row:
   ball's area is split the same way (a ball half hidden behind another);
 * a blob touching the playing surface's border that is dark (a pocket) is not a ball; one
   larger than a ball keeps only the capped balls that stand out of it (a ball against the
-  cushion's shade) when it is no thicker than a ball (an arm or a hand is).
+  cushion's shade, its cap looked for just beyond the bed's outline where the ball stands
+  over it) when it is no thicker than a ball (an arm or a hand is);
+* from a blob that is not balls as a whole (a cue's tip, a hand, a head, the cushion's strip)
+  the ball-shaped pieces an opening or a brightness cut leaves are balls, and a detection
+  from the border or from such a cut that has the cloth's own hue is cloth in shade
+  (:mod:`vision.detection.occlusion`).
 
 Everything runs on a downscaled copy (``scale``) and the centres are mapped back to full
 resolution. No constant is set per image: the cloth model and the radius are measured from
@@ -43,9 +48,19 @@ from vision.detection.cloth import (
     learn_cloth,
     radius_correction,
 )
-from vision.detection.cluster import ClusterPrior, measure_prior, split_blob, stand_out
+from vision.detection.cluster import ClusterPrior, measure_prior, split_blob
 from vision.detection.colour import ColourClassifier, colour_features
 from vision.detection.detections import BallDetections, Image
+from vision.detection.occlusion import (
+    BORDER_SCORE,
+    CUT_SCORE,
+    POCKET_REACH,
+    POCKET_REACH_BORDER,
+    cloth_shade,
+    cut_out,
+    near_pocket,
+    stand_out,
+)
 
 FloatArray = npt.NDArray[np.float64]
 Labels = npt.NDArray[np.int32]
@@ -61,27 +76,12 @@ THICKEST_CLUSTER = 4.0
 SINGLE_ASPECT = 2.0
 #: A compact blob this many times a lone ball's area is looked at as a possible pair.
 DOUBLE_AREA = 1.35
-#: A blob whose centre is this many ball radii from a pocket's centre is the pocket (its fall,
-#: leather or shade: the corner plates are as bright as the white), POCKET_REACH_BORDER for
-#: one touching the bed's outline. Over the 50 Task1 stills such blobs lie within 3.3 radii
-#: of a pocket in either half (odd, even) and the nearest real balls at 4.6 and beyond.
-POCKET_REACH = 3.5
-POCKET_REACH_BORDER = 4.0
 #: Frame pixels within this many radii of a lone ball's rough centre are weighed to refine it.
 REFINE_REACH = 1.0
 #: Re-centring passes (the first window is off by up to a working pixel).
 REFINE_PASSES = 2
 #: Largest refinement (working pixels) taken as a correction rather than a distraction.
 REFINE_MAX_MOVE = 1.0
-#: Confidence of a ball found on a blob from the border (a cushion's strip, a hand) and of one
-#: cut from an occluder: the least certain kinds, which :func:`cloth_shade` judges by colour.
-BORDER_SCORE = 0.6
-CUT_SCORE = 0.55
-#: A detection within SHADE_REACH radii of a pocket, within SHADE_HUE degrees of the cloth's hue
-#: and at least SHADE_CHROMA of its chroma is the pocket's shaded cloth (:func:`cloth_shade`).
-SHADE_REACH = 6.0
-SHADE_HUE = 2.5
-SHADE_CHROMA = 0.5
 #: A blob from the border holding a ball is a ball on a strip of shade: no thicker than a ball.
 ATTACHED_THICKEST = 1.4
 
@@ -166,7 +166,7 @@ def find_balls(
             # A pocket's mouth, or a dark head or sleeve over the table: only balls it touches.
             dark_blobs.append(k)
             continue
-        if border < 1.5 and _near_pocket(model, blobs.centroids[k], r, POCKET_REACH_BORDER):
+        if border < 1.5 and near_pocket(model, blobs.centroids[k], r, POCKET_REACH_BORDER):
             continue  # a pocket's fall, leather or shadow (a ball in the jaws is given up)
         aspect = max(w, h) / max(1, min(w, h))
         if border < 1.5 and area > 2.2 * a1:
@@ -210,7 +210,7 @@ def find_balls(
                 centres,
                 radii,
                 scores,
-                *_cut_out(model, sub, (x0, y0), float(r_all[k - 1]), None, use),
+                *cut_out(model, sub, (x0, y0), float(r_all[k - 1]), None, use),
                 CUT_SCORE,
             )
             continue
@@ -221,7 +221,7 @@ def find_balls(
         capped = capped.reshape(-1, 2)
         # A ball without a cap (the white) on the strip stands out of it by its shape.
         _add(centres, radii, scores, capped, r, BORDER_SCORE)
-        cut, cut_r = _cut_out(model, sub, (x0, y0), r, bright, use)
+        cut, cut_r = cut_out(model, sub, (x0, y0), r, bright, use)
         new = np.array([not len(capped) or np.hypot(*(capped - c).T).min() > r for c in cut], bool).reshape(
             -1
         )
@@ -233,7 +233,7 @@ def find_balls(
             centres,
             radii,
             scores,
-            *_cut_out(model, sub, (x0, y0), float(r_all[k - 1]), bright, use),
+            *cut_out(model, sub, (x0, y0), float(r_all[k - 1]), bright, use),
             CUT_SCORE,
         )
     for k in clusters:
@@ -259,7 +259,7 @@ def find_balls(
     rad = np.asarray(radii, np.float64)
     # Balls split out of a larger blob are checked against the pockets too.
     keep_ball = np.array(
-        [not _near_pocket(model, c, r, POCKET_REACH) for c, r in zip(pts, rad, strict=True)], bool
+        [not near_pocket(model, c, r, POCKET_REACH) for c, r in zip(pts, rad, strict=True)], bool
     )
     return pts[keep_ball], rad[keep_ball], np.asarray(scores, np.float64)[keep_ball], measured
 
@@ -401,61 +401,6 @@ def _add(
         centres.append((float(u), float(v)))
         radii.append(float(ri))
         scores.append(score)
-
-
-def _cut_out(
-    model: ClothModel,
-    sub: npt.NDArray[np.bool_],
-    origin: tuple[int, int],
-    r: float,
-    bright: Mask | None,
-    prior: ClusterPrior,
-) -> tuple[FloatArray, FloatArray]:
-    """Balls standing out of a rejected blob from the border, with their own radii; none
-    within the border's pocket reach (a pocket's jaw cut from its shade is as round)."""
-    x0, y0 = origin
-    h, w = sub.shape
-    found = stand_out(sub, origin, r, prior, None if bright is None else bright[y0 : y0 + h, x0 : x0 + w] > 0)
-    rad = model.radius_at(found)
-    keep = np.array(
-        [not _near_pocket(model, c, ri, POCKET_REACH_BORDER) for c, ri in zip(found, rad, strict=True)], bool
-    ).reshape(-1)
-    return found[keep], rad[keep]
-
-
-def cloth_shade(
-    model: ClothModel, centres: FloatArray, radii: FloatArray, feats: FloatArray, cut: BoolArray
-) -> BoolArray:
-    """Detections that are cloth: the cloth's colour, near a pocket or cut from a cushion.
-
-    Why: the cloth falling into a corner pocket is in the jaws' shade, a ball-sized dark patch
-    the pocket's position (fitted to the bed's outline, off by a radius or two at the far end)
-    does not always cover; and a piece cut from a cushion's strip (``cut``: see
-    :func:`~vision.detection.cluster.stand_out`) can be a ball-sized stretch of the cushion's
-    lit nose. Either is the cloth's own colour, lighter or darker: the same hue and a little
-    less chroma, where even the green ball is bluer than the cloth (over the 50 Task1 stills,
-    green balls 3 to 32 degrees off the cloth's hue, pocket shade and cushion 0 to 1; one
-    green in the cushion's shade 2, which is why open cloth is never judged this way).
-    """
-    if not len(centres):
-        return np.zeros(len(centres), bool)
-    a, b = float(model.lab[1]) - 128.0, float(model.lab[2]) - 128.0
-    hue = math.degrees(math.atan2(b, a)) % 360.0
-    chroma = math.hypot(a, b)
-    dh = np.abs((feats[:, 4] - hue + 180.0) % 360.0 - 180.0)
-    cloth_like = (dh < SHADE_HUE) & (feats[:, 3] > SHADE_CHROMA * chroma)
-    near = np.array(
-        [_near_pocket(model, c, r, SHADE_REACH) for c, r in zip(centres, radii, strict=True)], bool
-    )
-    return np.asarray(cloth_like & (near | cut), bool)
-
-
-def _near_pocket(model: ClothModel, centre: FloatArray, radius: float, reach: float) -> bool:
-    """Whether a point lies within ``reach`` ball radii of a pocket's centre."""
-    if model.pockets is None:
-        return False
-    d = np.hypot(*(model.pockets - np.asarray(centre, np.float64)).T)
-    return bool(d.min() < reach * radius)
 
 
 def _crop_model(model: ClothModel, x0: int, y0: int, w: int, h: int) -> ClothModel:
