@@ -534,6 +534,61 @@ def _cushion_contact(an: _Analysis, cand: _Candidate) -> Cushion | None:
     return Cushion(t=t_star, ball=sf.ball_names[b])
 
 
+def _unseen_hits(an: _Analysis) -> list[Collision]:
+    """Contacts whose striking ball the tracker did not see: a ball at rest set clearly
+    moving (over a ball's width) with no contact found was hit by a moving ball that was
+    not measured near it then (lost, or a track following something else: a cue, a hand),
+    and that is next measured where it could have got to from there. The nearest such ball
+    on its next sighting is taken; with none, nothing is reported."""
+    sf, cfg = an.sf, an.cfg
+    out: list[Collision] = []
+    names = sf.ball_names
+    for j in range(len(names)):
+        if np.isnan(sf.start[j, 0]):
+            continue
+        idx = np.flatnonzero(sf.seen[:, j])
+        if len(idx) == 0:
+            continue
+        disp = np.hypot(*(sf.position[idx, j] - sf.start[j]).T)
+        if float(disp.max()) <= 2.0 * cfg.radius:
+            continue
+        moved = np.flatnonzero(disp > cfg.move_mm)
+        m = int(moved[0])
+        t_prev = float(sf.times[idx[m - 1]]) if m > 0 else float(sf.times[0]) - cfg.dt
+        t, p = an.samples(j, int(idx[m]), len(sf.times) - 1)
+        post = an.fit(t[: cfg.fit_frames], p[: cfg.fit_frames], t0=float(t[0])) if len(t) >= 2 else None
+        if post is None:
+            continue
+        t_d = departure_time(post, sf.start[j], t_prev, float(t[0]))
+        if an.breaks[j] and min(an.breaks[j]) <= t_d + cfg.dt:
+            continue  # what set it moving was found
+        best: tuple[float, int] | None = None
+        for i in range(len(names)):
+            if i == j or np.isnan(sf.start[i, 0]) or not an.breaks[i]:
+                continue  # the striker must itself have been moving (struck or hit)
+            ti, pi = an.samples(i, 0, len(sf.times) - 1)
+            near = np.abs(ti - t_d) <= cfg.dt
+            if near.any() and float(np.min(np.hypot(*(pi[near] - sf.start[j]).T))) <= 4.0 * cfg.radius:
+                continue  # measured near it then: an ordinary contact, tested already
+            after = np.flatnonzero(ti > t_d)
+            if len(after) < 2:
+                continue
+            a0, a1 = int(after[0]), int(after[1])
+            speed = float(np.hypot(*(pi[a1] - pi[a0]))) / max(float(ti[a1] - ti[a0]), 1e-9)
+            dist = float(np.hypot(*(pi[a0] - sf.start[j]))) - 2.0 * cfg.radius
+            if dist <= speed * float(ti[a0] - t_d) + cfg.move_mm and (best is None or dist < best[0]):
+                best = (dist, i)
+        if best is None:
+            continue
+        i = best[1]
+        pair = (names[i], names[j]) if names[j] != "white" else (names[j], names[i])
+        for b in (i, j):
+            an.breaks[b].append(t_d)
+            an.breaks[b].sort()
+        out.append(Collision(t=t_d, balls=pair))
+    return out
+
+
 def _pushes(an: _Analysis, cands: list[_Candidate], final_window: int) -> list[Collision]:
     """Contacts too gentle to time from velocities, found from their result: a ball still
     before the stroke that rests measurably elsewhere after it, with no contact found, was
@@ -606,6 +661,19 @@ def _exits(an: _Analysis, final_window: int) -> list[InputEvent]:
     return out
 
 
+def _speeds_up(t: FloatArray, p: FloatArray, cfg: EventConfig) -> bool:
+    """Whether a track gains speed between contacts beyond its noise (4 sigmas of the
+    difference of two frame-to-frame speeds) twice: a ball on cloth only slows down, so such
+    a track into a pocket follows a hand or a cue, not a ball being potted. Once is allowed:
+    the last sight of a ball dropping into the hole is often off by a part of its width."""
+    if len(t) < 4:
+        return False
+    dt = np.diff(t)
+    speed = np.hypot(*np.diff(p, axis=0).T) / dt
+    tol = 4.0 * math.sqrt(6.0) * cfg.noise_mm / dt[1:]
+    return int(np.sum(np.diff(speed) > tol)) >= 2
+
+
 def _exit_after(an: _Analysis, b: int, k_last: int, off_at_end: bool) -> Pot | OffTable | None:
     """The pot (or off-table) of ball ``b`` last seen at frame ``k_last``, if its path went there."""
     sf, cfg = an.sf, an.cfg
@@ -623,7 +691,7 @@ def _exit_after(an: _Analysis, b: int, k_last: int, off_at_end: bool) -> Pot | O
         model = an.fit(t_s[keep][-w:], p_s[keep][-w:])
     else:
         model = an.pre_model(b, k_last) if breaks == an.breaks[b] else None
-    if model is None or model.is_still:
+    if model is None or model.is_still or _speeds_up(t_s[keep][-w:], p_s[keep][-w:], cfg):
         return None
     horizon = 3.0 * cfg.dt
     # The fit since the last contact, then the last three samples alone: a ball that
@@ -711,6 +779,7 @@ def analyse_stroke(sf: StrokeFrames, cfg: EventConfig, final_window: int, t_min:
         ev: InputEvent | None = _ball_contact(an, c) if c.cushion is None else _cushion_contact(an, c)
         if ev is not None:
             events.append(ev)
+    events.extend(_unseen_hits(an))
     events.extend(_pushes(an, cands, final_window))
     events.extend(_exits(an, final_window))
     t_floor = events[0].t if events and isinstance(events[0], Strike) else t_min
