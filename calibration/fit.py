@@ -65,7 +65,7 @@ SIDES: dict[str, tuple[int, float]] = {
 #: A weak prior on the field of view keeps the focal length defined for a camera looking
 #: straight down, where perspective alone cannot separate focal length from distance.
 PRIOR_HFOV_DEG = 50.0
-PRIOR_WEIGHT_MM = 20.0
+PRIOR_WEIGHT_MM = 5.0
 
 #: A prior on ``k1``: distortion must earn its place by straightening the lines. The fitter's
 #: ``k1`` is measured on the image's half-width (``r = |p - c| / (w / 2)``), not on the focal
