@@ -420,10 +420,14 @@ def _ball_contact(an: _Analysis, cand: _Candidate) -> Collision | None:
                 if post is not None:
                     t_star = departure_time(post, sf.start[still], ta - cfg.dt, tb)
                     break
+        # (Only paths fitted since each ball's last contact say where it was: a white
+        # struck a frame before it hits a ball placed close has no samples of its own yet.)
         if (
             t_star is not None
             and mi is not None
             and mj is not None
+            and fresh_i
+            and fresh_j
             and not _within_reach(mi, mj, t_star, ta, tb, cfg)
         ):
             return None  # set moving by something else (a ball of a pack, a hand)
@@ -525,8 +529,9 @@ def _cushion_contact(an: _Analysis, cand: _Candidate) -> Cushion | None:
         # one. A path that reaches the nose line heading in at a measurable speed touched
         # the cushion: a ball cannot go through it (near a jaw it may drop instead, and
         # then the pot is what the referee needs).
-        if not (reached and -vn_pre >= cfg.impulse_mm_s):
-            return None
+        later, _ = an.samples(b, k, len(sf.times) - 1)
+        if not (reached and -vn_pre >= cfg.impulse_mm_s and int(np.sum(later > t_star)) >= 2):
+            return None  # (a ball not seen again dropped into the pocket by the jaw)
     elif float(post.velocity(t_star) @ n) - vn_pre < cfg.impulse_mm_s:
         return None
     an.breaks[b].append(t_star)
