@@ -516,8 +516,8 @@ def nose_points(
     prof = sample(image, px)
     inside = sample(cloth.mask, px * cloth.scale) > 127
     grad = np.abs(np.gradient(prof, axis=1))
-    # Where the cloth of the cushion top runs on outside an edge, that edge is the nose; where
-    # wood (or anything not cloth) does, it is the rail's edge, a cushion width out: never taken.
+    # Whether each sample has cloth (a cushion top) just outside it: the nose does, the rail's
+    # edge, a cushion width out, has wood (or anything not cloth) there.
     axis, value, sign = INWARD[side]
     shifted = table.copy()
     shifted[..., axis] -= sign * OUTSIDE_PROBE
