@@ -511,7 +511,7 @@ class EventInferer:
             step = float(np.hypot(*(b.position[w] - a.position[w])))
             if step >= max(cfg.strike_mm, 0.5 * total):
                 after = [f.position[w] for f in seen if f.index >= b.index]
-                if all(float(np.hypot(*(p - mean))) <= cfg.still_mm for p in after):
+                if all(float(np.hypot(*(p - mean))) <= cfg.strike_mm for p in after):
                     return mean
         return None
 

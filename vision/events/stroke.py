@@ -24,6 +24,7 @@ The steps:
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 
@@ -184,6 +185,19 @@ class _Analysis:
             else:
                 fresh = False
         return model, fresh
+
+    def passes_near(self, b: int, c: _Candidate, point: FloatArray) -> bool:
+        """Whether the straight line between ball ``b``'s samples either side of a candidate
+        passes within touching reach (two radii and the noise) of ``point``."""
+        lo = c.k_lo if 0 <= c.k_lo < c.k else max(c.k - 1, 0)
+        hi = c.k_hi if c.k_hi > c.k else c.k + 1
+        _, p = self.samples(b, lo, hi)
+        if len(p) < 2:
+            return True  # nothing to tell by
+        a, d = p[0], p[-1] - p[0]
+        u = float(np.clip(((point - a) @ d) / max(float(d @ d), 1e-9), 0.0, 1.0))
+        gap = float(np.hypot(*(a + u * d - point))) - 2.0 * self.cfg.radius
+        return gap <= self.cfg.move_mm + 3.0 * math.sqrt(2.0) * self.cfg.noise_mm
 
     def post_model(self, b: int, t_after: float, k_stop: int) -> Motion | None:
         """Ball ``b``'s path after ``t_after``, up to (not including) frame ``k_stop``."""
@@ -420,14 +434,20 @@ def _ball_contact(an: _Analysis, cand: _Candidate) -> Collision | None:
                 if post is not None:
                     t_star = departure_time(post, sf.start[still], ta - cfg.dt, tb)
                     break
-        # (Only paths fitted since each ball's last contact say where it was: a white
-        # struck a frame before it hits a ball placed close has no samples of its own yet.)
-        if (
+        # A path fitted before the ball's last contact (a white struck a frame before it
+        # hits a ball placed close has no samples of its own yet) says little: then the
+        # straight line between its samples either side of the candidate must pass within
+        # touching reach of the ball that left its spot.
+        stale = [b for b, f in ((i, fresh_i), (j, fresh_j)) if not f]
+        if t_star is not None and len(stale) == 1 and (mj if stale[0] == i else mi) is not None:
+            other = j if stale[0] == i else i
+            if an.was_still(other, k - 1) and not an.passes_near(stale[0], cand, sf.start[other]):
+                return None
+        elif (
             t_star is not None
             and mi is not None
             and mj is not None
-            and fresh_i
-            and fresh_j
+            and not stale
             and not _within_reach(mi, mj, t_star, ta, tb, cfg)
         ):
             return None  # set moving by something else (a ball of a pack, a hand)
@@ -575,14 +595,25 @@ def _unseen_hits(an: _Analysis) -> list[Collision]:
             near = np.abs(ti - t_d) <= cfg.dt
             if near.any() and float(np.min(np.hypot(*(pi[near] - sf.start[j]).T))) <= 4.0 * cfg.radius:
                 continue  # measured near it then: an ordinary contact, tested already
-            after = np.flatnonzero(ti > t_d)
-            if len(after) < 2:
-                continue
-            a0, a1 = int(after[0]), int(after[1])
-            speed = float(np.hypot(*(pi[a1] - pi[a0]))) / max(float(ti[a1] - ti[a0]), 1e-9)
-            dist = float(np.hypot(*(pi[a0] - sf.start[j]))) - 2.0 * cfg.radius
-            if dist <= speed * float(ti[a0] - t_d) + cfg.move_mm and (best is None or dist < best[0]):
-                best = (dist, i)
+            # Its sightings within a second after: the first that it could have reached
+            # from there at the speed it is then seen moving (a track that followed a cue
+            # for a while is found again on the ball later).
+            # It must have been lost then (not measured at all), or found there after a jump
+            # its own motion cannot make (its track had been following something else).
+            lost = not bool(np.any(np.abs(ti - t_d) <= 2.0 * cfg.dt))  # not a dropped frame
+            after = np.flatnonzero((ti > t_d) & (ti <= t_d + 1.0))
+            for a0, a1 in itertools.pairwise(after):
+                speed = float(np.hypot(*(pi[a1] - pi[a0]))) / max(float(ti[a1] - ti[a0]), 1e-9)
+                dist = float(np.hypot(*(pi[a0] - sf.start[j]))) - 2.0 * cfg.radius
+                if a0 > 0:
+                    step = float(np.hypot(*(pi[a0] - pi[a0 - 1])))
+                    jump = step > 2.0 * speed * float(ti[a0] - ti[a0 - 1]) + 2.0 * cfg.radius
+                else:
+                    jump = False
+                if (jump or (lost and a0 == after[0])) and dist <= speed * float(ti[a0] - t_d) + cfg.move_mm:
+                    if best is None or dist < best[0]:
+                        best = (dist, i)
+                    break
         if best is None:
             continue
         i = best[1]
