@@ -17,7 +17,7 @@ import pytest
 
 from adjudicator.eventlog import Collision, InputEvent, Place, Pot, Strike
 from calibration.table import TABLE
-from tests.events.scenes import keyframes, simulate
+from tests.events.scenes import Position, keyframes, simulate
 from vision.events.infer import infer_tracks
 from vision.events.synthetic import CameraNoise, tracks_from_timeline
 from vision.synthetic.timeline import Timeline
@@ -132,7 +132,7 @@ def test_white_track_following_the_cue_after_the_strike_keeps_the_first_hit(foll
 def test_a_track_speeding_into_a_pocket_is_no_pot() -> None:
     """A red's track rides a player's arm off its spot and into a pocket, faster every frame:
     a ball on cloth only slows between contacts, so that is no pot."""
-    red_path = [
+    red_path: list[tuple[float, Position | None]] = [
         (0.0, (3300.0, 400.0)),
         (2.0, (3300.0, 400.0)),
         (2.1, (3320.0, 370.0)),
@@ -141,7 +141,10 @@ def test_a_track_speeding_into_a_pocket_is_no_pot() -> None:
         (2.34, (3560.0, 10.0)),
         (2.37, None),
     ]
-    paths = {"white": [(0.0, (1000.0, 900.0))], "red1": red_path}
+    paths: dict[str, list[tuple[float, Position | None]]] = {
+        "white": [(0.0, (1000.0, 900.0))],
+        "red1": red_path,
+    }
     tracks = sample(keyframes(paths, [], end=4.5), seed=7)
     events = infer_tracks(tracks, noise_mm=NOISE)
     assert [e for e in events if isinstance(e, Pot)] == []
