@@ -494,7 +494,7 @@ class EventInferer:
             return None
         cfg = self.cfg
         total = float(np.hypot(*(mean - self.rest[w])))
-        if total <= cfg.strike_mm:
+        if total <= cfg.move_mm:
             return None
         seen = [f for f in frames if f.seen[w]]
         off = [float(np.hypot(*(f.position[w] - self.rest[w]))) > cfg.still_mm for f in seen]
@@ -509,7 +509,7 @@ class EventInferer:
             if b.index - a.index != 1:
                 continue
             step = float(np.hypot(*(b.position[w] - a.position[w])))
-            if step >= max(cfg.strike_mm, 0.5 * total):
+            if step >= max(2.0 * cfg.move_mm, 0.5 * total):
                 after = [f.position[w] for f in seen if f.index >= b.index]
                 if all(float(np.hypot(*(p - mean))) <= cfg.strike_mm for p in after):
                     return mean
