@@ -16,7 +16,10 @@ VIDEO --events -`` can be piped into the referee. It alternates between two phas
   its ``strike``, contacts, pots and ``rest`` are returned together, as soon as the rest
   window (0.4 s) confirms that every ball stopped: the call comes under 0.5 s of video after
   the balls come to rest (issue 7). Only a gap of the white that is ambiguous against the
-  touching threshold holds the rest for longer (up to 1.5 s) to average the noise down.
+  touching threshold, with samples that vary enough for averaging to help, holds the rest
+  for longer (up to 1.5 s) to average the noise down. A "stroke" in which the white got
+  where it ends without a path (a jump in one frame, touching nothing: the tracker
+  re-finding it; or seen only at both ends with a gap between: a hand) is a ``place``.
 
 The log starts with a ``frame_start`` holding the first still position seen (a white not on
 the cloth is in hand). Touching balls (Section 3 Rule 13) are measured at each rest from the

@@ -4,22 +4,29 @@ The online inferer (:mod:`vision.events.infer`) buffers the frames of a stroke a
 here once every ball has settled, so each contact can be fitted with samples on both sides.
 The steps:
 
-1. **Candidates.** Every pair of balls whose sampled gap has a local minimum within one
-   frame's relative travel (plus noise) of touching, and every ball whose gap to a cushion
-   nose does the same: a contact may lie between those frames.
-2. **Timing.** In time order, each candidate's balls get a constant-acceleration fit to the
+1. **Candidates.** Every pair of balls whose sampled gap has a local minimum within the two
+   balls' own travel between samples (plus noise) of touching, and every ball whose gap to a
+   cushion nose does the same: a contact may lie between the neighbouring measured frames.
+2. **Timing.** In the order the contacts happened (estimated first from the paths before and
+   the rest positions), each candidate's balls get a constant-acceleration fit to the
    samples since their last contact (a ball not yet hit is its rest position); the contact
    time is where the fits are two radii apart (or one radius from the nose line), so it is
-   resolved below the frame interval. When a ball's last contact left no samples before
-   this one (two contacts in one frame) its previous path is used: the white's original line
-   decides which of two balls it would have reached first.
+   resolved below the frame interval. When a ball's last contact left one sample before
+   this one, its line runs from that contact's point to the sample; with none, its
+   previous path is used: the white's original line decides which of two balls it would
+   have reached first.
 3. **Verification.** A contact changes velocity along the line of centres (the cushion
    normal): the fits after the contact must differ from those before by more than the
-   velocity noise, and a ball that was still must have been set moving. Near misses fail.
+   velocity noise, and a ball that was still must have been set moving (unless it rested
+   in a pack, which passes the blow on). Near misses fail. A ball at rest set clearly
+   moving with no contact found was hit by a moving ball the tracker lost, or whose track
+   followed something else, then: the one next measured within reach.
 4. **Pots.** A ball unseen at the end whose last fitted path crosses a pocket's mouth line
-   heading in was potted in that pocket; one that vanished elsewhere (behind a player) is
-   still on the table; one that the tracker says left the cloth near a cushion, moving out,
-   went off the table.
+   heading in was potted in that pocket, unless its track gained speed on the way (a hand,
+   not a ball); one that vanished elsewhere (behind a player) is still on the table; one
+   that stayed off the cloth past a mouth for a rest window was potted even if a track of
+   its name shows up later (a ghost); one that the tracker says left the cloth near a
+   cushion, moving out, went off the table.
 """
 
 from __future__ import annotations
