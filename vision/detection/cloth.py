@@ -191,10 +191,10 @@ def learn_cloth(image: Image, scale: float = 0.5, source: str = "image") -> Clot
     coloured = (hsv[..., 1] > 80) & (hsv[..., 2] > 40)
     if np.count_nonzero(coloured & centre) < 0.2 * np.count_nonzero(centre):
         raise BaulklineError(f"{source}: no cloth found (the frame's centre is not one saturated colour)")
-    # Weighed by brightness: the lamps light the bed, so a dark floor filling much of a wide
-    # view's centre does not outvote the table.
+    # Weighed by brightness squared: the lamps light the bed, so a dim floor filling most of
+    # a wide view's centre (a whole room in the frame) does not outvote the table.
     pick0 = coloured & centre
-    hist = np.bincount(hue[pick0], weights=hsv[..., 2][pick0].astype(np.float64), minlength=180)
+    hist = np.bincount(hue[pick0], weights=hsv[..., 2][pick0].astype(np.float64) ** 2, minlength=180)
     hist = np.convolve(np.concatenate([hist[-3:], hist, hist[:3]]), np.ones(7), "valid")
     h0 = int(np.argmax(hist))
     pick = coloured & centre & (np.abs(((hue - h0 + 90) % 180) - 90) <= 8)
