@@ -50,6 +50,8 @@ MIN_THRESHOLD = 0.06
 #: Smoothing of the cloth background, in expected ball radii: wide enough that a rack of reds
 #: (masked out anyway) leaves no trace, narrow enough to follow the lamps' fall-off.
 BACKGROUND_SIGMA = 4.0
+#: Middle part of the bed's rows whose widths set the radius on every row (:func:`_row_widths`).
+WIDTH_SPAN = 0.8
 #: The bed is brighter than this fraction of the cloth's median brightness everywhere.
 BED_FRACTION = 0.6
 
@@ -223,11 +225,7 @@ def learn_cloth(image: Image, scale: float = 0.5, source: str = "image") -> Clot
     region = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(region, hull, 1)
     inside = np.asarray(cv2.distanceTransform(region, cv2.DIST_L2, 3), np.float32)
-    widths = region.sum(axis=1).astype(np.float64)
-    fallback = float(np.median(widths[widths > 0]))
-    # Short rows at the region's rounded top and bottom are not the table's width there.
-    widths = np.where(widths > 0.6 * fallback, widths, fallback)
-    row_radius = widths * RADIUS_PER_WIDTH
+    row_radius = _row_widths(region) * RADIUS_PER_WIDTH
     clean = (dist < probe.threshold) & (value > BED_FRACTION * v0) & (region > 0)
     background = _background(chroma, clean, ref, BACKGROUND_SIGMA * float(np.median(row_radius)))
     local = chroma_distance(chroma, background)[clean]
@@ -263,6 +261,27 @@ def learn_cloth(image: Image, scale: float = 0.5, source: str = "image") -> Clot
         rmap,
         pocket_pixels(plane),
     )
+
+
+def _row_widths(region: Mask) -> FloatArray:
+    """The bed's width on every row: a straight line through the widths of its middle rows.
+
+    Why a line: the bed's long sides are straight, so under perspective its width changes
+    linearly down the image; the rows near its ends are narrowed by the corner pockets'
+    chamfers (a ball against the far cushion there would be given too small a radius, and
+    the pockets' reach with it), so only the middle WIDTH_SPAN of its rows is fitted.
+    """
+    widths = region.sum(axis=1).astype(np.float64)
+    rows = np.flatnonzero(widths > 0)
+    if len(rows) < 10:
+        fallback = float(np.median(widths[rows])) if len(rows) else 1.0
+        return np.full(len(widths), fallback)
+    lo, hi = rows[0], rows[-1]
+    margin = (1.0 - WIDTH_SPAN) / 2.0 * (hi - lo)
+    mid = rows[(rows >= lo + margin) & (rows <= hi - margin)]
+    slope, offset = np.polyfit(mid.astype(np.float64), widths[mid], 1)
+    fitted = offset + slope * np.arange(len(widths), dtype=np.float64)
+    return np.asarray(np.maximum(fitted, 0.5 * float(np.median(widths[mid]))), np.float64)
 
 
 def _background(
