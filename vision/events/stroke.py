@@ -194,16 +194,18 @@ class _Analysis:
         return model, fresh
 
     def passes_near(self, b: int, c: _Candidate, point: FloatArray) -> bool:
-        """Whether the straight line between ball ``b``'s samples either side of a candidate
-        passes within touching reach (two radii and the noise) of ``point``."""
+        """Whether the straight lines between ball ``b``'s successive samples around a
+        candidate pass within touching reach (two radii and the noise) of ``point``."""
         lo = c.k_lo if 0 <= c.k_lo < c.k else max(c.k - 1, 0)
         hi = c.k_hi if c.k_hi > c.k else c.k + 1
         _, p = self.samples(b, lo, hi)
         if len(p) < 2:
             return True  # nothing to tell by
-        a, d = p[0], p[-1] - p[0]
-        u = float(np.clip(((point - a) @ d) / max(float(d @ d), 1e-9), 0.0, 1.0))
-        gap = float(np.hypot(*(a + u * d - point))) - 2.0 * self.cfg.radius
+        gap = math.inf
+        for a, e in itertools.pairwise(p):
+            d = e - a
+            u = float(np.clip(((point - a) @ d) / max(float(d @ d), 1e-9), 0.0, 1.0))
+            gap = min(gap, float(np.hypot(*(a + u * d - point))) - 2.0 * self.cfg.radius)
         return gap <= self.cfg.move_mm + 3.0 * math.sqrt(2.0) * self.cfg.noise_mm
 
     def post_model(self, b: int, t_after: float, k_stop: int) -> Motion | None:
