@@ -139,6 +139,8 @@ class _Analysis:
     #: other contacts bracketed by that frame are timed on the same line (two contacts of
     #: the white in one frame, simultaneous or not, must be timed alike to be compared).
     before_contact: dict[int, int] = field(default_factory=dict)
+    #: The cushion contacts found so far (they take speed away; ball contacts may add it).
+    cushion_events: list[Cushion] = field(default_factory=list)
 
     # ---- samples and fits ----------------------------------------------------------------
     def samples(self, b: int, k_lo: int, k_hi: int) -> tuple[FloatArray, FloatArray]:
@@ -565,7 +567,9 @@ def _cushion_contact(an: _Analysis, cand: _Candidate) -> Cushion | None:
         return None
     an.breaks[b].append(t_star)
     an.breaks[b].sort()
-    return Cushion(t=t_star, ball=sf.ball_names[b])
+    out = Cushion(t=t_star, ball=sf.ball_names[b])
+    an.cushion_events.append(out)
+    return out
 
 
 def _unseen_hits(an: _Analysis) -> list[Collision]:
@@ -736,7 +740,13 @@ def _exit_after(an: _Analysis, b: int, k_last: int, off_at_end: bool) -> Pot | O
         model = an.fit(t_s[keep][-w:], p_s[keep][-w:])
     else:
         model = an.pre_model(b, k_last) if breaks == an.breaks[b] else None
-    if model is None or model.is_still or _speeds_up(t_s[keep][-w:], p_s[keep][-w:], cfg):
+    # Speed gained anywhere since the ball was last struck by a ball (a cushion only takes
+    # speed away), not only since its last contact: a track riding an arm may have been
+    # given a cushion contact on the way.
+    cushions = {c.t for c in an.cushion_events if c.ball == name}
+    struck = [t for t in breaks if t not in cushions]
+    since = t_s >= (struck[-1] if struck else -math.inf)
+    if model is None or model.is_still or _speeds_up(t_s[since][-2 * w :], p_s[since][-2 * w :], cfg):
         return None
     horizon = 3.0 * cfg.dt
     # The fit since the last contact, then the last three samples alone: a ball that
