@@ -329,6 +329,21 @@ def _candidates(sf: StrokeFrames, cfg: EventConfig) -> list[_Candidate]:
                         continue
                     out.append(_Candidate(k, (i, j), None, *_neighbours(idx, m)))
                     last = (len(out) - 1, float(gap[m]))
+            # A frame in which either ball went unmeasured may hide a contact that no sampled
+            # minimum shows (the struck ball gone far, or back off a cushion, by the next
+            # sample): both samples around it within the balls' travel across it of touching.
+            taken = {c.k for c in out if c.balls == (i, j)}
+            for m in np.flatnonzero(np.diff(idx) > 1):
+                k_lo, k_hi = int(idx[m]), int(idx[m + 1])
+                moving = bool(act[[k_lo, k_hi]][:, [i, j]].any())
+                if not moving or any(k_lo <= k <= k_hi for k in taken):
+                    continue
+                across = float(
+                    np.hypot(*(sf.position[k_hi, i] - sf.position[k_lo, i]))
+                    + np.hypot(*(sf.position[k_hi, j] - sf.position[k_lo, j]))
+                )
+                if max(gap[m], gap[m + 1]) < across + margin:
+                    out.append(_Candidate(k_lo + 1, (i, j), None, k_lo, k_hi))
     for j in range(b):
         if not moved[j]:
             continue
