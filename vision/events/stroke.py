@@ -314,21 +314,26 @@ def _candidates(sf: StrokeFrames, cfg: EventConfig) -> list[_Candidate]:
             # the relative displacement does not (a contact between two samples turns both
             # paths, so the balls may end as far apart as they started after touching).
             travel = _travel(sf.position[idx, i]) + _travel(sf.position[idx, j])
-            last: tuple[int, float] | None = None  # (index in out, gap) of the pair's last
+            last: tuple[int, float, int] | None = None  # (index in out, gap, m) of the pair's last
             for m in _local_minima(gap):
                 reach = float(travel[m]) + margin
                 k = int(idx[m])
                 lo, hi = max(k - 1, 0), min(k + 2, len(sf.times))
                 if gap[m] < reach and (act[lo:hi, i].any() or act[lo:hi, j].any()):
                     # Balls creeping within noise of each other make a minimum every few
-                    # frames: one contact at most, tested once, at the closest of them.
-                    if last is not None and k - out[last[0]].k <= cfg.fit_frames:
+                    # frames: one contact at most, tested once, at the closest of them. (Not
+                    # when the gap opened wider than noise between them: a double kiss.)
+                    if (
+                        last is not None
+                        and k - out[last[0]].k <= cfg.fit_frames
+                        and float(np.max(gap[last[2] : m + 1])) - max(last[1], float(gap[m])) < margin
+                    ):
                         if gap[m] < last[1]:
                             out[last[0]] = _Candidate(k, (i, j), None, *_neighbours(idx, m))
-                            last = (last[0], float(gap[m]))
+                            last = (last[0], float(gap[m]), m)
                         continue
                     out.append(_Candidate(k, (i, j), None, *_neighbours(idx, m)))
-                    last = (len(out) - 1, float(gap[m]))
+                    last = (len(out) - 1, float(gap[m]), m)
             # A frame in which either ball went unmeasured may hide a contact that no sampled
             # minimum shows (the struck ball gone far, or back off a cushion, by the next
             # sample): both samples around it within the balls' travel across it of touching.
