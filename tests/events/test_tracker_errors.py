@@ -148,3 +148,24 @@ def test_a_track_speeding_into_a_pocket_is_no_pot() -> None:
     tracks = sample(keyframes(paths, [], end=4.5), seed=7)
     events = infer_tracks(tracks, noise_mm=NOISE)
     assert [e for e in events if isinstance(e, Pot)] == []
+
+
+@pytest.mark.parametrize("seed", [8, 9, 10])
+def test_a_double_hit_in_a_dropped_frame_is_found(seed: int) -> None:
+    """The white sent between two reds hits both at once and the tracker misses one red in
+    the frame after the contact (a guard: the events bench's fresh seeds 60148 and 60166
+    lost such a hit when the red also came back off a cushion by its next sample): both
+    first hits are found and share their time."""
+    y = TABLE.centre_line_y
+    b = 0.7 * 2 * TABLE.ball_radius
+    start = {"white": (900.0, y), "red1": (1500.0, y + b), "red2": (1500.0, y - b)}
+    tl = simulate(start, (4000.0, 0.0), t_strike=1.0)
+    t_hit = next(e.t for e in tl.events if isinstance(e, Collision))
+    tracks = sample(tl, seed)
+    r1 = tracks.ball_names.index("red1")
+    state, pos = tracks.state.copy(), tracks.position.copy()
+    k = int(np.flatnonzero(tracks.times > t_hit)[0])
+    state[k, r1] = TrackState.PREDICTED
+    pos[k, r1] = pos[k - 1, r1]
+    events = infer_tracks(with_tracks(tracks, pos, state), noise_mm=NOISE)
+    assert first_white_hit(events) == {"red1", "red2"}
