@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.detection.detections import BallDetections
-from vision.tracking.video import hold
+from vision.tracking.video import _purity, hold
 
 R = 10.0
 
@@ -34,3 +34,19 @@ def test_hold_with_nothing_to_hold() -> None:
     det = BallDetections.build(np.array([[1.0, 2.0]]), np.full(1, R))
     assert np.allclose(hold(det, np.zeros((0, 2)), np.zeros(0)).pixel, det.pixel)
     assert len(hold(BallDetections.empty(), np.array([[1.0, 2.0]]), np.array([5.0]))) == 0
+
+
+@pytest.mark.parametrize(
+    ("look", "t", "pure"),
+    [
+        ((200.0, 128.0, 128.0), 1.0, True),  # the ball itself
+        ((150.0, 100.0, 155.0), 0.5, True),  # a streak: half ball, half cloth
+        ((100.0, 72.0, 182.0), 0.0, True),  # the cloth
+        ((200.0, 150.0, 160.0), 1.0, False),  # skin: off the segment in chroma
+    ],
+)
+def test_purity(look: tuple[float, float, float], t: float, pure: bool) -> None:
+    ball, cloth = np.array([200.0, 128.0, 128.0]), np.array([100.0, 72.0, 182.0])
+    got_t, off = _purity(np.array([look]), ball, cloth)
+    assert got_t[0] == pytest.approx(t, abs=0.15)
+    assert bool(off[0] < 0.2) is pure

@@ -10,14 +10,14 @@ births, re-acquisitions and lifted balls are still found.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from calibration.table import Colour
-from vision.detection.detections import COLOURS, BallDetections, BallDetector
+from vision.detection.detections import BallDetections, BallDetector
 from vision.tracking.appearance import disc_appearance
 from vision.tracking.local import search
 from vision.tracking.physics import Cushions
@@ -27,7 +27,8 @@ from vision.tracks import TrackState
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
 
-_WHITE = COLOURS.index(Colour.WHITE)
+#: The event-log name of the cue ball, the one ball the cue touches.
+CUE_BALL = Colour.WHITE.value
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,13 @@ class ScheduleConfig:
             is found farther than this (ball radii) from there: a cue tip or a hand touching its
             blob drags the blob's centre by a fraction of a radius, and the stroke's first
             frame moves a struck ball more than that.
+        strike_radii: farthest (ball radii) a cue ball that left its spot is looked for in the
+            stroke's first frame (0: never): the strike falls inside the exposure, so the first
+            frame shows at most part of a frame's travel; 5 keeps a 4 m/s stroke at 30 fps, and
+            on Task3 a reach of 10 took the bridge hand's fingers for the white in two clips.
+        purity: largest distance off the cloth-to-ball colour segment, as a share of the
+            segment, of a blob taken for the departing cue ball (real footage: the ball's
+            streak 0.06-0.14, fingers 0.34-0.43; synthetic: streak 0.02-0.12, cue 0.18-0.22).
     """
 
     thumb: float = 0.125
@@ -67,6 +75,8 @@ class ScheduleConfig:
     streak_mix: float = 0.25
     hold_radii: float = 0.5
     blur_radii: float = 2.0
+    strike_radii: float = 5.0
+    purity: float = 0.2
 
 
 class VideoTracker:
@@ -97,6 +107,7 @@ class VideoTracker:
         self.full_detections = 0
         self.roi_detections = 0
         self.local_searches = 0
+        self.departed = np.zeros(len(tracker.state.names), bool)
 
     def process(self, frame: Image) -> TrackerState:
         """Fold one BGR frame in; returns the tracker state after it."""
@@ -118,6 +129,8 @@ class VideoTracker:
         lost = (state.state != TrackState.ABSENT) & (state.unseen >= sch.lost_full)
         periodic = sch.full_every > 0 and self.frames % sch.full_every == 0
         self.frames += 1
+        self.departed[:] = False
+        self._left: list[BallDetections] = []
         det, app, disturbed = self._local(frame, state, changed)
         if periodic or (np.any(lost) and self.frames % sch.lost_every == 0):
             full = self.detector.detect(frame)
@@ -127,12 +140,23 @@ class VideoTracker:
             det = concat([full, det])
             app = np.concatenate([np.full((len(full), 3), np.nan), app])
             self.full_detections += 1
+            if self._left:
+                # Except a struck white's streak: the colour model calls a blurred white any
+                # colour, and a colour the white is not would keep it unmatched.
+                left = concat(self._left)
+                det = concat([left, det])
+                app = np.concatenate([np.full((len(left), 3), np.nan), app])
         keep = _dedupe(det)
         det, app = det[keep], app[keep]
         det = hold(det, state.pos[disturbed], state.radius[disturbed] * sch.hold_radii)
         todo = ~np.all(np.isfinite(app), axis=1)
         if np.any(todo):
             app[todo] = disc_appearance(frame, det.pixel[todo], det.radius[todo])
+        if np.any(self.departed):
+            # The stroke's first frame: the white's gate must reach where its search found it.
+            st = self.tracker.state
+            unseen = np.where(self.departed, np.maximum(st.unseen, 1), st.unseen)
+            self.tracker.state = replace(st, unseen=unseen)
         self.tracker.update(det, app)
         return self.tracker.state
 
@@ -172,7 +196,8 @@ class VideoTracker:
                 continue
             # Only the cue ball is addressed by the cue; an object ball at rest is moved by a ball,
             # gently at times (a kiss of a fraction of a radius a frame), and must follow at once.
-            disturbed[i] = still and state.colour[i] == _WHITE
+            cue = still and state.names[i] == CUE_BALL
+            disturbed[i] = cue
             pu, pv = u + state.vel[i, 0], v + state.vel[i, 1]
             if state.unseen[i] >= sch.lost_full:
                 continue  # left to the whole-table search
@@ -188,6 +213,12 @@ class VideoTracker:
                 # long, it colours each pixel for only a fraction of the exposure.
                 mix = sch.streak_mix if state.unseen[i] > 0 or speed[i] > sch.blur_radii * r else 0.4
                 found = search(frame, roi, state.appearance[i], float(r), cloth, self.region, mix=mix)
+                if cue and not _near(found.pixel, state.pos[i], sch.hold_radii * r):
+                    left = self._departure(frame, state, i, cloth, found)
+                    if left is not None:
+                        found = left
+                        self._left.append(left)
+                        self.departed[i] = True
                 parts.append(found)
                 looks.append(np.full((len(found), 3), np.nan))
                 self.local_searches += 1
@@ -200,6 +231,71 @@ class VideoTracker:
             self.roi_detections += 1
         app = np.concatenate(looks) if looks else np.zeros((0, 3))
         return concat(parts), app, disturbed
+
+    def _departure(
+        self, frame: Image, state: TrackerState, i: int, cloth: FloatArray | None, beside: BallDetections
+    ) -> BallDetections | None:
+        """Where the resting cue ball went when it is no longer on its spot (None: hidden).
+
+        Why: in the stroke's first frame the white is a streak a few radii off its spot and the
+        cue's tip and shaft have followed through onto the spot behind it. Searched only around
+        its spot, the white took the nearest cue-coloured piece of the cue and then followed the
+        cue back to the player's sleeve. The white leaves along the cue, away from it, by up to
+        ``strike_radii`` radii. What tells the ball from the cue, the hand and the sleeve is its
+        colour: a blurred ball is a mix of the ball and the cloth, on the colour segment between
+        them, while the cue's wood, skin and cloth sleeves lie off it (:func:`_purity`). So an
+        impure blob found ``beside`` the spot is the cue's end, the ball is on the far side of
+        the spot from it, and of the pure blobs there the nearest to the spot is the ball (a
+        stroke's first frame moves it least).
+        """
+        sch = self.schedule
+        if sch.strike_radii <= 0:
+            return None
+        u, v = state.pos[i]
+        r = float(state.radius[i])
+        reach = sch.strike_radii * r
+        h, w = frame.shape[:2]
+        roi = (int(max(0, u - reach)), int(max(0, v - reach)), int(min(w, u + reach)), int(min(h, v + reach)))
+        wide = search(frame, roi, state.appearance[i], r, cloth, self.region, mix=sch.streak_mix)
+        cand = concat([beside, wide])
+        self.local_searches += 1
+        if not len(cand):
+            return None
+        others = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
+        if np.any(others):
+            d = np.linalg.norm(cand.pixel[:, None, :] - state.pos[others][None, :, :], axis=2).min(axis=1)
+            cand = cand[d > state.radius[others].min()]
+        if not len(cand):
+            return None
+        crop = frame[roi[1] : roi[3], roi[0] : roi[2]]
+        ref = np.median(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).reshape(-1, 3)[::9], axis=0)
+        look = disc_appearance(frame, cand.pixel, np.full(len(cand), r))
+        t, off = _purity(look, state.appearance[i], ref)
+        pure = (off < sch.purity) & (t > sch.streak_mix)
+        cue = cand.pixel[: len(beside)][~pure[: len(beside)]]
+        ok = pure
+        if len(cue):
+            back = np.mean(cue - state.pos[i], axis=0)
+            ok &= (cand.pixel - state.pos[i]) @ back < 0
+        if not np.any(ok):
+            return None
+        cand = cand[ok]
+        k = int(np.argmin(np.linalg.norm(cand.pixel - state.pos[i], axis=1)))
+        return cand[k : k + 1]
+
+
+def _purity(look: FloatArray, ball: FloatArray, cloth: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Where each Lab colour in ``look`` lies on the cloth-to-ball segment (``t``: 0 cloth, 1 ball)
+    and how far off it, as a share of the segment's length (lightness counts half)."""
+    u = (ball - cloth) * _LAB_W
+    sep = max(float(np.linalg.norm(u)), 1e-6)
+    d = (look - cloth) * _LAB_W
+    t = d @ u / sep**2
+    off = np.linalg.norm(d - t[:, None] * u, axis=1) / sep
+    return np.nan_to_num(t, nan=-1.0), np.nan_to_num(off, nan=np.inf)
+
+
+_LAB_W = np.array([0.5, 1.0, 1.0])
 
 
 def region_mask(
@@ -269,6 +365,11 @@ def hold(det: BallDetections, rest: FloatArray, reach: FloatArray) -> BallDetect
     pixel = det.pixel.copy()
     pixel[j[near]] = rest[near]
     return BallDetections(pixel, det.radius, det.colour, det.confidence, None)
+
+
+def _near(points: FloatArray, p: FloatArray, reach: float) -> bool:
+    """Whether any of ``points`` lies within ``reach`` of ``p``."""
+    return bool(len(points)) and bool(np.min(np.linalg.norm(points - p, axis=1)) < reach)
 
 
 def _dedupe(det: BallDetections) -> npt.NDArray[np.bool_]:
