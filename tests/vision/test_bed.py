@@ -76,3 +76,14 @@ def test_ball_into_a_pocket_goes_absent_and_the_hole_is_never_it() -> None:
     last_seen = int(np.flatnonzero(start[1] + np.arange(1, frames) * v[1] > 0)[-1])
     assert np.all(tracks.state[last_seen + 2 :, 0] == TrackState.ABSENT)
     assert np.all(tracks.state[: last_seen + 1, 0] == TrackState.SEEN)
+
+
+def test_a_ball_never_seen_takes_its_first_measurement() -> None:
+    """The white starts absent (in hand) and is placed in the D: it must get that position."""
+    state = TrackerState.seed(["blue"], np.array([[np.nan, np.nan]]), [R], colour=[BLUE])
+    tracker = Tracker(state)
+    for _ in range(3):
+        tracker.update(BallDetections.build(np.array([[500.0, 300.0]]), [R], colour=[BLUE]))
+    tracks = tracker.tracks()
+    assert tracks.state[-1, 0] == TrackState.SEEN
+    assert np.allclose(tracks.pixel[-1, 0], [500.0, 300.0])

@@ -244,8 +244,11 @@ def step(
         meas = det.pixel[match[seen]]
         was_active = active[seen]
         p, v = correct(pred[seen], vel[seen], meas, state.unseen[seen], mc)
-        # A ball re-acquired from absent (or far away) starts at rest where it was found.
-        v = np.where(was_active[:, None], v, 0.0)
+        # A ball re-acquired from absent (or far away) starts at rest where it was found; one
+        # never seen before (the white before it is placed in the D) has no prediction to blend.
+        fresh = ~was_active | ~np.all(np.isfinite(pred[seen]), axis=1)
+        p = np.where(fresh[:, None], meas, p)
+        v = np.where(fresh[:, None], 0.0, v)
         new_pos[seen], new_vel[seen] = p, v
     new_state = state.state.copy()
     new_state[seen] = TrackState.SEEN
