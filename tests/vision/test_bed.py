@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from calibration.table import TABLE, Colour
 from vision.detection.detections import COLOURS, BallDetections
-from vision.tracking.bed import DEFAULT_TOL, near_mouth, off_bed
+from vision.tracking.bed import DEFAULT_TOL, in_fall, near_mouth, off_bed
 from vision.tracking.tracker import Tracker, TrackerState
 from vision.tracks import TrackState
 
@@ -87,3 +87,31 @@ def test_a_ball_never_seen_takes_its_first_measurement() -> None:
     tracks = tracker.tracks()
     assert tracks.state[-1, 0] == TrackState.SEEN
     assert np.allclose(tracks.pixel[-1, 0], [500.0, 300.0])
+
+
+@pytest.mark.parametrize(
+    ("xy", "expected"),
+    [
+        ((1815.0, 1.0), True),  # the middle pocket hole's rim, inside the bed's tolerance
+        (TABLE.pockets["top_left"].centre, True),
+        ((L / 2, 3 * R), False),  # a ball a radius off the mouth line
+        (TABLE.spots[Colour.BLACK], False),
+        ((float("nan"), 0.0), False),
+    ],
+)
+def test_in_fall(xy: tuple[float, float], expected: bool) -> None:
+    assert bool(in_fall(np.array([xy]))[0]) is expected
+
+
+def test_a_resting_ball_never_takes_a_pocket_hole() -> None:
+    """A red hidden for a few frames (its gate grown) is not re-found in a pocket's hole."""
+    mid = TABLE.pockets["middle_left"]
+    red = COLOURS.index(Colour.RED)
+    state = TrackerState.seed(["red1"], np.array([[mid.corner[0] + 150.0, 200.0]]), [R], colour=[red])
+    tracker = Tracker(state, to_table=lambda px: px, pockets=np.array([mid.centre]))
+    for _ in range(3):
+        tracker.update(BallDetections.empty())
+    rim = np.array([[mid.corner[0] + 30.0, 1.0]])
+    for _ in range(3):
+        tracker.update(BallDetections.build(rim, [R], colour=[red]))
+    assert tracker.tracks().state[-1, 0] != TrackState.SEEN

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.detection.detections import BallDetections
-from vision.tracking.video import _purity, hold
+from vision.tracking.video import _purity, _shadowed, hold
 
 R = 10.0
 
@@ -50,3 +50,10 @@ def test_purity(look: tuple[float, float, float], t: float, pure: bool) -> None:
     got_t, off = _purity(np.array([look]), ball, cloth)
     assert got_t[0] == pytest.approx(t, abs=0.15)
     assert bool(off[0] < 0.2) is pure
+
+
+def test_shadowed() -> None:
+    """A whole-table detection on a ball's own measurement is shadowed; a lone one is not."""
+    det = BallDetections.build(np.array([[10.0, 10.0], [100.0, 10.0], [12.0, 11.0]]), np.full(3, R))
+    whole = np.array([True, True, False])
+    assert _shadowed(det, whole).tolist() == [True, False, False]

@@ -76,3 +76,18 @@ def near_mouth(xy: npt.ArrayLike, reach: float) -> BoolArray:
     d = np.linalg.norm(p[:, None, :] - _MID[None, :, :], axis=2).min(axis=1)
     with np.errstate(invalid="ignore"):
         return np.asarray(np.isfinite(d) & (d < reach), dtype=bool)
+
+
+_FALL = np.array([p.centre for p in TABLE.pockets.values()])
+_FALL_R = np.array([p.radius for p in TABLE.pockets.values()])
+
+
+def in_fall(xy: npt.ArrayLike) -> BoolArray:
+    """``(N,)``: which table positions (mm) lie over a pocket's fall circle (the hole itself).
+
+    A ball centre there is dropping; nothing resting can be measured there.
+    """
+    p = np.asarray(xy, np.float64).reshape(-1, 2)
+    d = np.linalg.norm(p[:, None, :] - _FALL[None, :, :], axis=2)
+    with np.errstate(invalid="ignore"):
+        return np.asarray(np.any(d < _FALL_R[None, :], axis=1), dtype=bool)

@@ -34,7 +34,7 @@ from scipy.optimize import linear_sum_assignment
 
 from calibration.table import Colour
 from vision.detection.detections import COLOURS, UNKNOWN, BallDetections
-from vision.tracking.bed import DEFAULT_TOL, off_bed
+from vision.tracking.bed import DEFAULT_TOL, in_fall, off_bed
 from vision.tracking.motion import MotionConfig, correct, gate_distance, predict
 from vision.tracking.physics import Cushions, contacts, reflect
 from vision.tracks import Tracks, TrackState
@@ -382,7 +382,8 @@ class Tracker:
         app = appearance if detections is not None else None
         if self.to_table is not None and len(det):
             # A pocket hole or the rail is no ball on the bed (see :mod:`vision.tracking.bed`).
-            keep = ~off_bed(self._table(det.pixel), self.config.bed_tol)
+            xy = self._table(det.pixel)
+            keep = ~off_bed(xy, self.config.bed_tol) & ~(in_fall(xy) & ~self._arriving(det.pixel))
             if not np.all(keep):
                 det = det[keep]
                 app = app[keep] if app is not None else None
@@ -392,6 +393,23 @@ class Tracker:
         self._pixel.append(px)
         self._state.append(self.state.state.copy())
         return self.state
+
+    def _arriving(self, pixel: FloatArray) -> npt.NDArray[np.bool_]:
+        """Which points a rolling ball can have reached this frame (within its motion gate).
+
+        Why: a centre over a pocket's hole is a ball dropping, which only a ball rolling there
+        can be; the hole's rim is otherwise found as a ball, and a resting red hidden for a few
+        frames (whose gate grows) took it and was then potted by the tracker.
+        """
+        st = self.state
+        speed = np.hypot(st.vel[:, 0], st.vel[:, 1])
+        moving = (st.state != TrackState.ABSENT) & (speed > 0.5)
+        if not np.any(moving) or not len(pixel):
+            return np.zeros(len(pixel), bool)
+        pred = st.pos[moving] + st.vel[moving]
+        reach = self.config.motion.gate_radii * st.radius[moving] + 2.0 * speed[moving]
+        d = np.linalg.norm(pixel[:, None, :] - pred[None, :, :], axis=2)
+        return np.asarray(np.any(d < reach[None, :], axis=1), dtype=bool)
 
     def _leave_bed(self, state: TrackerState) -> TrackerState:
         """A ball unmeasured whose prediction went past a mouth or nose line is off the bed.

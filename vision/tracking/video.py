@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.table import Colour
-from vision.detection.detections import BallDetections, BallDetector
+from vision.detection.detections import UNKNOWN, BallDetections, BallDetector
 from vision.tracking.appearance import disc_appearance
 from vision.tracking.local import search
 from vision.tracking.physics import Cushions
@@ -132,6 +132,7 @@ class VideoTracker:
         self.departed[:] = False
         self._left: list[BallDetections] = []
         det, app, disturbed = self._local(frame, state, changed)
+        whole = np.zeros(len(det), bool)
         if periodic or (np.any(lost) and self.frames % sch.lost_every == 0):
             full = self.detector.detect(frame)
             # The detector's centres come first so they win over the carried and searched ones
@@ -139,6 +140,7 @@ class VideoTracker:
             # towards the lit side of a ball).
             det = concat([full, det])
             app = np.concatenate([np.full((len(full), 3), np.nan), app])
+            whole = np.r_[np.ones(len(full), bool), whole]
             self.full_detections += 1
             if self._left:
                 # Except a struck white's streak: the colour model calls a blurred white any
@@ -146,6 +148,15 @@ class VideoTracker:
                 left = concat(self._left)
                 det = concat([left, det])
                 app = np.concatenate([np.full((len(left), 3), np.nan), app])
+                whole = np.r_[np.zeros(len(left), bool), whole]
+        # A whole-table detection where a ball's own search measured it, in the colour of a ball
+        # off the table, keeps its centre but not its colour: the track already names the ball,
+        # and the colour model calls a blurred white green at times (which then took the
+        # white's place as a re-spotted green).
+        gone = np.unique(state.colour[(state.state == TrackState.ABSENT) & (state.colour >= 0)])
+        shadowed = _shadowed(det, whole) & np.isin(det.colour, gone)
+        if np.any(shadowed):
+            det = det.with_colour(np.where(shadowed, UNKNOWN, det.colour), det.confidence)
         keep = _dedupe(det)
         det, app = det[keep], app[keep]
         det = hold(det, state.pos[disturbed], state.radius[disturbed] * sch.hold_radii)
@@ -365,6 +376,17 @@ def hold(det: BallDetections, rest: FloatArray, reach: FloatArray) -> BallDetect
     pixel = det.pixel.copy()
     pixel[j[near]] = rest[near]
     return BallDetections(pixel, det.radius, det.colour, det.confidence, None)
+
+
+def _shadowed(det: BallDetections, whole: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Rows from the whole-table search (``whole``) with a ball's own measurement within a radius."""
+    out = np.zeros(len(det), bool)
+    own = np.flatnonzero(~whole)
+    if not len(own) or not np.any(whole):
+        return out
+    for i in np.flatnonzero(whole):
+        out[i] = bool(np.any(np.linalg.norm(det.pixel[own] - det.pixel[i], axis=1) < det.radius[i]))
+    return out
 
 
 def _near(points: FloatArray, p: FloatArray, reach: float) -> bool:
