@@ -190,7 +190,9 @@ class Pipeline:
             self.on_output(out)
             self._show(out, now)
         if event.type == "rest":
-            self.latencies.append(max(0.0, now - event.t))
+            # From when the balls settled (an inferred rest says so), not the rest's own t.
+            settled = getattr(event, "settled_t", None)
+            self.latencies.append(max(0.0, now - (event.t if settled is None else settled)))
 
     def _show(self, out: Output, now: float) -> None:
         r = self.referee

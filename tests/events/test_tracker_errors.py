@@ -18,7 +18,7 @@ import pytest
 from adjudicator.eventlog import Collision, InputEvent, Place, Pot, Strike
 from calibration.table import TABLE
 from tests.events.scenes import Position, keyframes, simulate
-from vision.events.infer import infer_tracks
+from vision.events.infer import EventInferer, MeasuredRest, infer_tracks
 from vision.events.synthetic import CameraNoise, tracks_from_timeline
 from vision.synthetic.timeline import Timeline
 from vision.tracks import Tracks, TrackState
@@ -169,3 +169,21 @@ def test_a_double_hit_in_a_dropped_frame_is_found(seed: int) -> None:
     pos[k, r1] = pos[k - 1, r1]
     events = infer_tracks(with_tracks(tracks, pos, state), noise_mm=NOISE)
     assert first_white_hit(events) == {"red1", "red2"}
+
+
+def test_a_rest_says_when_the_balls_settled() -> None:
+    """The rest carries the time every ball was first found settled: never after its own
+    ``t`` (which a contact in the last frames can pull later), and the rest is decided
+    under half a second of video after it (issue 7's latency, measured from there)."""
+    tl = pot_scene()
+    tracks = sample(tl, seed=11)
+    inferer = EventInferer(tracks.ball_names, fps=FPS, noise_mm=NOISE)
+    decided: list[tuple[float, MeasuredRest]] = []
+    for i, t in enumerate(tracks.times):
+        for e in inferer.update(i, float(t), tracks.position[i], tracks.state[i]):
+            if isinstance(e, MeasuredRest):
+                decided.append((float(t), e))
+    assert len(decided) == 1
+    now, rest = decided[0]
+    assert rest.settled_t is not None and rest.settled_t <= rest.t
+    assert 0.0 <= now - rest.settled_t < 0.5

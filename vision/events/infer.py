@@ -54,9 +54,13 @@ FloatArray = npt.NDArray[np.float64]
 
 @dataclass(frozen=True)
 class MeasuredRest(Rest):
-    """A ``rest`` that also carries the measured gap (mm) of each ``touching`` pair."""
+    """A ``rest`` that also carries the measured gap (mm) of each ``touching`` pair, and
+    ``settled_t``: when every ball was first found settled. The event's own ``t`` may be
+    later (no earlier than the stroke's last contact, which balls creeping into each other
+    can make in the rest window), so the rest-to-call latency is measured from this."""
 
     touching_gap_mm: tuple[float, ...] | None = None
+    settled_t: float | None = None
 
 
 def _xy(p: FloatArray) -> tuple[float, float]:
@@ -443,7 +447,8 @@ class EventInferer:
             self.rest[b] = mean
             positions[name] = _xy(mean)
         t_rest = max(window[0].t, events[-1].t if events else 0.0)
-        events.append(self._rest_event(t_rest, positions))
+        rest = self._rest_event(t_rest, positions)
+        events.append(dataclasses.replace(rest, settled_t=round(max(window[0].t, self._t_last), 6)))
         self._handled[:] = False
         self.phase = Phase.AT_REST
         self._frames = self._frames[-cfg.rest_frames :]
