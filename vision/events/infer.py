@@ -448,7 +448,7 @@ class EventInferer:
             positions[name] = _xy(mean)
         t_rest = max(window[0].t, events[-1].t if events else 0.0)
         rest = self._rest_event(t_rest, positions)
-        events.append(dataclasses.replace(rest, settled_t=round(max(window[0].t, self._t_last), 6)))
+        events.append(dataclasses.replace(rest, settled_t=min(t_rest, window[0].t)))
         self._handled[:] = False
         self.phase = Phase.AT_REST
         self._frames = self._frames[-cfg.rest_frames :]
