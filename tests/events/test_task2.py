@@ -28,6 +28,17 @@ def _project(angle: float, mirror: bool, scale: float, shift: tuple[float, float
     return out
 
 
+#: The image numbering of Task2's broadcast view (baulk at the top, yellow's side on the left).
+BROADCAST_NUMBERS = {
+    "baulk_right": 1,
+    "baulk_left": 2,
+    "top_right": 3,
+    "top_left": 4,
+    "middle_right": 5,
+    "middle_left": 6,
+}
+
+
 @pytest.mark.parametrize(
     ("angle", "expected"),
     [
@@ -35,14 +46,7 @@ def _project(angle: float, mirror: bool, scale: float, shift: tuple[float, float
         # on the image's left (x down the image, y to the left).
         (
             math.pi / 2,
-            {
-                "baulk_right": 1,
-                "baulk_left": 2,
-                "top_right": 3,
-                "top_left": 4,
-                "middle_right": 5,
-                "middle_left": 6,
-            },
+            BROADCAST_NUMBERS,
         ),
         # A camera from the other end: the black's end at the top.
         (
@@ -101,14 +105,7 @@ def test_pocket_numbers_under_broadcast_perspective() -> None:
         "top_right": (227.0, 685.0),
     }
     numbers = image_pocket_numbers({k: np.array(v) for k, v in pixels.items()})
-    assert numbers == {
-        "baulk_right": 1,
-        "baulk_left": 2,
-        "top_right": 3,
-        "top_left": 4,
-        "middle_right": 5,
-        "middle_left": 6,
-    }
+    assert numbers == BROADCAST_NUMBERS
 
 
 @pytest.mark.slow
