@@ -137,6 +137,37 @@ def test_a_ball_stands_out_of_the_cue_and_hand_it_touches(
         assert np.hypot(found[0, 0] - 100 - ball[0], found[0, 1] - 200 - ball[1]) < 1.5
 
 
+def _on_strip(ball_below: int | None, use_dark: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """A strip of cushion shade (4 px, the whole blob's width) with a black ball (radius 4.5)
+    half on it, its centre ``ball_below`` pixels under the strip's top; and the dark mask."""
+    blob = np.zeros((20, 120), np.uint8)
+    blob[0:4, :] = 1
+    dark = np.zeros_like(blob)
+    if ball_below is not None:
+        cv2.circle(blob, (60, ball_below), 4, 1, -1)
+        cv2.circle(dark, (60, ball_below), 4, 1, -1)
+    return blob.astype(bool), (dark.astype(bool) if use_dark else None)
+
+
+@pytest.mark.parametrize(
+    ("ball_below", "use_dark", "expected"),
+    [
+        (4, True, 1),  # the black against the far cushion (still 4): found by its darkness
+        (4, False, 0),  # by shape alone the strip holds it (the opening keeps them joined)
+        (None, True, 0),  # the strip alone holds no ball
+        (None, False, 0),
+    ],
+)
+def test_a_black_on_the_cushion_strip_stands_out_by_its_darkness(
+    ball_below: int | None, use_dark: bool, expected: int
+) -> None:
+    blob, dark = _on_strip(ball_below, use_dark)
+    found = stand_out(blob, (10, 20), 4.3, ClusterPrior(), None, dark)
+    assert len(found) == expected
+    if ball_below is not None and expected:
+        assert np.hypot(found[0, 0] - 70, found[0, 1] - 20 - ball_below) < 1.0
+
+
 @pytest.mark.parametrize(
     ("hue_off", "near_pocket", "cut", "expected"),
     [

@@ -198,6 +198,7 @@ def find_balls(
     radii = list(single_r[~double])
     scores = list(np.minimum(1.0, single_a[~double]))
     dt: npt.NDArray[np.float32] | None = None
+    shadeless: npt.NDArray[np.uint8] | None = None
     for k in attached:
         if dt is None:
             dt = np.asarray(cv2.distanceTransform(mask, cv2.DIST_L2, 3), np.float32)
@@ -221,7 +222,10 @@ def find_balls(
         capped = capped.reshape(-1, 2)
         # A ball without a cap (the white) on the strip stands out of it by its shape.
         _add(centres, radii, scores, capped, r, BORDER_SCORE)
-        cut, cut_r = cut_out(model, sub, (x0, y0), r, bright, use)
+        if shadeless is None:
+            # Darker than any shade of the cloth: the black on the cushion's shade strip.
+            shadeless = (value < DARK_FRACTION * model.value).astype(np.uint8)
+        cut, cut_r = cut_out(model, sub, (x0, y0), r, bright, use, shadeless)
         new = np.array([not len(capped) or np.hypot(*(capped - c).T).min() > r for c in cut], bool).reshape(
             -1
         )

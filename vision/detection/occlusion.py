@@ -50,7 +50,12 @@ PIECE_FILL = 0.6
 
 
 def stand_out(
-    blob: BoolArray, origin: tuple[int, int], r: float, prior: ClusterPrior, bright: BoolArray | None = None
+    blob: BoolArray,
+    origin: tuple[int, int],
+    r: float,
+    prior: ClusterPrior,
+    bright: BoolArray | None = None,
+    dark: BoolArray | None = None,
 ) -> FloatArray:
     """Balls that stand out of a blob which is not balls as a whole (working-scale centres).
 
@@ -69,6 +74,8 @@ def stand_out(
         # A bright ball's shaded side and its shadow go with the dark part: what is left of
         # it is smaller than a whole ball's blob.
         parts += [(blob & bright, BRIGHT_PIECE_AREA)]
+    if dark is not None:
+        parts += [(blob & dark, BRIGHT_PIECE_AREA)]
     found: list[tuple[float, float]] = []
     for part, least in parts:
         for u, v in _pieces(part, r, prior, least):
@@ -102,12 +109,21 @@ def cut_out(
     r: float,
     bright: Mask | None,
     prior: ClusterPrior,
+    dark: Mask | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """Balls standing out of a rejected blob from the border, with their own radii; none
     within the border's pocket reach (a pocket's jaw cut from its shade is as round)."""
     x0, y0 = origin
     h, w = sub.shape
-    found = stand_out(sub, origin, r, prior, None if bright is None else bright[y0 : y0 + h, x0 : x0 + w] > 0)
+    window = (slice(y0, y0 + h), slice(x0, x0 + w))
+    found = stand_out(
+        sub,
+        origin,
+        r,
+        prior,
+        None if bright is None else bright[window] > 0,
+        None if dark is None else dark[window] > 0,
+    )
     rad = model.radius_at(found)
     keep = np.array(
         [not near_pocket(model, c, ri, POCKET_REACH_BORDER) for c, ri in zip(found, rad, strict=True)], bool
