@@ -1,0 +1,120 @@
+"""Contacts the samples do not time: a ball set moving by a striker the tracker lost, and a
+ball pushed too gently to show in the velocities, found from their results.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from adjudicator.eventlog import Collision
+from vision.events.analysis import Analysis, Candidate
+from vision.events.contacts import within_reach
+from vision.events.kinematics import Motion, contact_time_balls, departure_time
+
+
+def unseen_hits(an: Analysis) -> list[Collision]:
+    """Contacts whose striking ball the tracker did not see: a ball at rest set clearly
+    moving (over a ball's width) with no contact found was hit by a moving ball that was
+    not measured near it then (lost, or a track following something else: a cue, a hand),
+    and that is next measured where it could have got to from there. The nearest such ball
+    on its next sighting is taken; with none, nothing is reported."""
+    sf, cfg = an.sf, an.cfg
+    out: list[Collision] = []
+    names = sf.ball_names
+    for j in range(len(names)):
+        if np.isnan(sf.start[j, 0]):
+            continue
+        idx = np.flatnonzero(sf.seen[:, j])
+        if len(idx) == 0:
+            continue
+        disp = np.hypot(*(sf.position[idx, j] - sf.start[j]).T)
+        if float(disp.max()) <= 2.0 * cfg.radius:
+            continue
+        moved = np.flatnonzero(disp > cfg.move_mm)
+        m = int(moved[0])
+        t_prev = float(sf.times[idx[m - 1]]) if m > 0 else float(sf.times[0]) - cfg.dt
+        t, p = an.samples(j, int(idx[m]), len(sf.times) - 1)
+        post = an.fit(t[: cfg.fit_frames], p[: cfg.fit_frames], t0=float(t[0])) if len(t) >= 2 else None
+        if post is None:
+            continue
+        t_d = departure_time(post, sf.start[j], t_prev, float(t[0]))
+        if an.breaks[j] and min(an.breaks[j]) <= t_d + cfg.dt:
+            continue  # what set it moving was found
+        best: tuple[float, int] | None = None
+        for i in range(len(names)):
+            if i == j or np.isnan(sf.start[i, 0]) or not an.breaks[i]:
+                continue  # the striker must itself have been moving (struck or hit)
+            ti, pi = an.samples(i, 0, len(sf.times) - 1)
+            near = np.abs(ti - t_d) <= cfg.dt
+            if near.any() and float(np.min(np.hypot(*(pi[near] - sf.start[j]).T))) <= 4.0 * cfg.radius:
+                continue  # measured near it then: an ordinary contact, tested already
+            # Its sightings within a second after: the first that it could have reached
+            # from there at the speed it is then seen moving (a track that followed a cue
+            # for a while is found again on the ball later).
+            # It must have been lost then (not measured at all), or found there after a jump
+            # its own motion cannot make (its track had been following something else).
+            lost = not bool(np.any(np.abs(ti - t_d) <= 2.0 * cfg.dt))  # not a dropped frame
+            after = np.flatnonzero((ti > t_d) & (ti <= t_d + 1.0))
+            for a0, a1 in itertools.pairwise(after):
+                speed = float(np.hypot(*(pi[a1] - pi[a0]))) / max(float(ti[a1] - ti[a0]), 1e-9)
+                dist = float(np.hypot(*(pi[a0] - sf.start[j]))) - 2.0 * cfg.radius
+                if a0 > 0:
+                    step = float(np.hypot(*(pi[a0] - pi[a0 - 1])))
+                    jump = step > 2.0 * speed * float(ti[a0] - ti[a0 - 1]) + 2.0 * cfg.radius
+                else:
+                    jump = False
+                if (jump or (lost and a0 == after[0])) and dist <= speed * float(ti[a0] - t_d) + cfg.move_mm:
+                    if best is None or dist < best[0]:
+                        best = (dist, i)
+                    break
+        if best is None:
+            continue
+        i = best[1]
+        pair = (names[i], names[j]) if names[j] != "white" else (names[j], names[i])
+        for b in (i, j):
+            an.breaks[b].append(t_d)
+            an.breaks[b].sort()
+        out.append(Collision(t=t_d, balls=pair))
+    return out
+
+
+def pushes(an: Analysis, cands: list[Candidate], final_window: int) -> list[Collision]:
+    """Contacts too gentle to time from velocities, found from their result: a ball still
+    before the stroke that rests measurably elsewhere after it, with no contact found, was
+    pushed by the ball that came closest to it."""
+    sf, cfg = an.sf, an.cfg
+    out: list[Collision] = []
+    f = len(sf.times)
+    for j in range(len(sf.ball_names)):
+        if an.breaks[j] or np.isnan(sf.start[j, 0]):
+            continue
+        _, p_end = an.samples(j, f - final_window, f - 1)
+        if len(p_end) < 2 or float(np.hypot(*(p_end.mean(axis=0) - sf.start[j]))) <= cfg.push_mm:
+            continue
+        best: tuple[float, Candidate] | None = None
+        for c in cands:
+            if c.cushion is not None or j not in c.balls:
+                continue
+            i = c.balls[0] + c.balls[1] - j
+            if not (sf.seen[c.k, i] and sf.seen[c.k, j]):
+                continue
+            gap = float(np.hypot(*(sf.position[c.k, i] - sf.position[c.k, j]))) - 2.0 * cfg.radius
+            if best is None or gap < best[0]:
+                best = (gap, c)
+        if best is None:
+            continue
+        c = best[1]
+        i = c.balls[0] + c.balls[1] - j
+        ta, tb = an.bracket(c)
+        mi, mj = an.pre_model(i, c.k - 1), Motion.still(sf.start[j])
+        if mi is None or not within_reach(mi, mj, float(sf.times[c.k]), ta, tb, cfg):
+            continue  # nothing came near it: a track's jitter or a hand, not a push
+        t_star = contact_time_balls(mi, mj, cfg.radius, ta - cfg.dt, tb)
+        t = float(sf.times[c.k]) if t_star is None else t_star
+        names = sf.ball_names
+        pair = (names[i], names[j]) if names[j] != "white" else (names[j], names[i])
+        an.breaks[j].append(t)
+        out.append(Collision(t=t, balls=pair))
+    return out
