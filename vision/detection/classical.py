@@ -84,6 +84,10 @@ REFINE_PASSES = 2
 REFINE_MAX_MOVE = 1.0
 #: A blob from the border holding a ball is a ball on a strip of shade: no thicker than a ball.
 ATTACHED_THICKEST = 1.4
+#: Least typical ball radius (working pixels) the working scale may leave: below it a ball's
+#: blob does not survive the candidate mask's 3x3 opening, and the picture is worked on at
+#: full resolution instead (a wide view of the whole room: broadcasts give 4 to 6).
+MIN_WORKING_RADIUS = 3.0
 
 
 @dataclass(frozen=True)
@@ -120,6 +124,17 @@ def calibrate_radius(small: Image, model: ClothModel) -> ClothModel:
         & (ratio < 2.2)
     )
     return model.with_radius_scale(radius_correction(a, expected, compact))
+
+
+def learn_model(image: Image, scale: float, source: str = "image") -> ClothModel:
+    """The cloth model of ``image`` at ``scale``, or at full resolution where the balls are
+    too small at ``scale`` to keep their shape (:data:`MIN_WORKING_RADIUS`)."""
+    model = calibrate_radius(downscale(image, scale), learn_cloth(image, scale, source))
+    rows = model.region.any(axis=1)
+    typical = float(np.median(model.row_radius[rows])) if rows.any() else MIN_WORKING_RADIUS
+    if scale < 1.0 and typical < MIN_WORKING_RADIUS:
+        return calibrate_radius(image, learn_cloth(image, 1.0, source))
+    return model
 
 
 def find_balls(
@@ -339,8 +354,7 @@ class ClassicalDetector:
 
     def learn(self, image: Image, source: str = "image") -> ClothModel:
         """Learn (and keep) the cloth model of ``image``."""
-        model = learn_cloth(image, self.scale, source)
-        self.cloth = calibrate_radius(downscale(image, self.scale), model)
+        self.cloth = learn_model(image, self.scale, source)
         return self.cloth
 
     def _relearn(self, image: Image) -> ClothModel:
@@ -355,7 +369,7 @@ class ClassicalDetector:
         """Balls in a BGR frame (optionally only inside ``roi`` = ``(x0, y0, x1, y1)`` pixels)."""
         model = self.cloth
         if model is None:
-            model = calibrate_radius(downscale(image, self.scale), learn_cloth(image, self.scale))
+            model = learn_model(image, self.scale)
         s = model.scale
         if roi is not None:
             x0, y0, x1, y1 = (round(c * s) for c in roi)

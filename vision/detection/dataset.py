@@ -13,8 +13,9 @@ Why it is built this way:
   bar with ball icons (real broadcasts draw them; they are not balls on the table and stay
   unlabelled), Gaussian blur, sensor noise and JPEG compression at random quality. Colour,
   brightness and scale jitter is left to the trainer's HSV and scale augmentation.
-- A ball mostly hidden by a person is not labelled (:data:`MIN_VISIBLE`), so the model is not
-  taught to hallucinate balls under sleeves.
+- A ball mostly hidden by a person, the score bar or the frame's edge is not labelled
+  (:data:`MIN_VISIBLE`), so the model is not taught to hallucinate balls under sleeves, and a
+  benchmark on these frames does not count balls no detector can place.
 - Frames are scaled by ``scale`` (balls near the radius the model runs at) and cut into
   square tiles around the balls: training on small tiles is what makes training from scratch
   fit in an hour on two CPU cores.
@@ -191,16 +192,23 @@ def ball_boxes(camera: Camera, subframes: FloatArray) -> FloatArray:
 
 
 def _visible_fraction(mask: U8, boxes: FloatArray) -> FloatArray:
-    """Share of each ball's box left uncovered by the people mask."""
+    """Share of each ball's box that is inside the frame and left uncovered by ``mask``.
+
+    Why the frame counts as a cover: a ball cut by the frame's edge with its centre outside
+    shows less than half of itself, as one half under a sleeve does; measured over the box
+    clipped to the frame it counted as wholly visible (held-out frames had balls centred
+    beyond the bottom edge as truth that no detector can place).
+    """
     h, w = mask.shape
-    out = np.ones(len(boxes))
+    out = np.zeros(len(boxes))
     for i, (x0, y0, x1, y1) in enumerate(boxes):
         a, b = max(int(x0), 0), max(int(y0), 0)
         c, d = min(math.ceil(x1), w), min(math.ceil(y1), h)
         if c <= a or d <= b:
-            out[i] = 0.0
             continue
-        out[i] = 1.0 - float(mask[b:d, a:c].mean()) / 255.0
+        full = max(1.0, (math.ceil(x1) - int(x0)) * (math.ceil(y1) - int(y0)))
+        uncovered = float(np.count_nonzero(mask[b:d, a:c] == 0))
+        out[i] = uncovered / full
     return out
 
 
@@ -240,21 +248,18 @@ def render_labelled(renderer: Renderer, rng: np.random.Generator) -> Labelled:
     image = renderer.frame(names, sub, list(people))
     boxes = ball_boxes(cond.camera, sub) if names else np.zeros((0, 4))
     classes = np.array([COLOURS.index(colour_of(n)) for n in names], np.int64)
+    # What hides a ball: the people, the score bar drawn over the frame, the frame's edges.
+    hidden = np.zeros(image.shape[:2], np.uint8)
     if people and len(boxes):
         white = [replace(c, colour=(255.0, 255.0, 255.0)) for c in people]
         mask_bgr = np.zeros_like(image)
         draw_capsules(mask_bgr, cond.camera, white, 1.0)
-        mask = (mask_bgr[..., 0] > 127).astype(np.uint8) * 255
-        keep = _visible_fraction(mask, boxes) >= MIN_VISIBLE
-        boxes, classes = boxes[keep], classes[keep]
-    h, w = image.shape[:2]
-    inside = (boxes[:, 2] > 0) & (boxes[:, 3] > 0) & (boxes[:, 0] < w) & (boxes[:, 1] < h)
-    boxes, classes = boxes[inside], classes[inside]
+        hidden[mask_bgr[..., 0] > 127] = 255
     if rng.random() < 0.4:
         bx0, by0, bx1, by1 = score_bar(rng, image)
-        centre = (boxes[:, :2] + boxes[:, 2:]) / 2
-        under = (centre[:, 0] >= bx0) & (centre[:, 0] <= bx1) & (centre[:, 1] >= by0) & (centre[:, 1] <= by1)
-        boxes, classes = boxes[~under], classes[~under]
+        hidden[by0 : by1 + 1, bx0 : bx1 + 1] = 255
+    keep = _visible_fraction(hidden, boxes) >= MIN_VISIBLE
+    boxes, classes = boxes[keep], classes[keep]
     if rng.random() < 0.3:
         image = np.asarray(cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.5, 1.3))), np.uint8)
     return Labelled(image, boxes, classes)

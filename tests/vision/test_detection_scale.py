@@ -1,0 +1,71 @@
+"""The working scale follows the balls' size, and rendered labels count only visible balls."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.table import TABLE
+from vision.detection.classical import MIN_WORKING_RADIUS, ClassicalDetector, learn_model
+from vision.detection.dataset import MIN_VISIBLE, _visible_fraction
+
+
+def _table(width: int, ball_radius: float, balls: list[tuple[float, float]]) -> np.ndarray:
+    """A green bed ``width`` pixels wide (half as tall) in a dark frame a little larger, with
+    red balls (a wide view of the room, cropped: the cloth model wants the table to fill it)."""
+    h = width // 2
+    image = np.full((h + h // 2, width + width // 4, 3), (40, 30, 60), np.uint8)
+    x0, y0 = width // 8, h // 4
+    cv2.rectangle(image, (x0, y0), (x0 + width, y0 + h), (30, 160, 20), -1)
+    for u, v in balls:
+        centre = (round(x0 + u * width), round(y0 + v * h))
+        cv2.circle(image, centre, round(ball_radius), (20, 20, 170), -1, cv2.LINE_AA)
+    return np.asarray(cv2.GaussianBlur(image, (3, 3), 0.8), np.uint8)
+
+
+SPOTS = [(0.2, 0.3), (0.5, 0.5), (0.8, 0.7), (0.35, 0.75)]
+
+
+@pytest.mark.parametrize(
+    ("width", "expected_scale"),
+    [
+        (1000, 0.5),  # a close view: balls 7 working pixels in radius at half scale
+        (300, 1.0),  # a wide view of the room: a ball would be 2 working pixels at half scale
+    ],
+)
+def test_small_balls_are_worked_on_at_full_resolution(width: int, expected_scale: float) -> None:
+    radius = width * TABLE.ball_radius / TABLE.length
+    model = learn_model(_table(width, radius, SPOTS), 0.5)
+    assert model.scale == expected_scale
+    rows = model.region.any(axis=1)
+    assert float(np.median(model.row_radius[rows])) >= MIN_WORKING_RADIUS
+
+
+def test_every_ball_of_a_wide_view_is_found() -> None:
+    width = 300
+    radius = width * TABLE.ball_radius / TABLE.length
+    found = ClassicalDetector(classifier=None).detect(_table(width, radius, SPOTS))
+    assert len(found) == len(SPOTS)
+
+
+@pytest.mark.parametrize(
+    ("box", "covered", "visible"),
+    [
+        ((100.0, 100.0, 120.0, 120.0), None, True),  # in the open
+        ((100.0, 710.0, 120.0, 730.0), None, True),  # half off the bottom edge: centre on it
+        ((100.0, 714.0, 120.0, 734.0), None, False),  # centre beyond the edge
+        ((-14.0, 100.0, 6.0, 120.0), None, False),  # mostly off the left edge
+        ((100.0, 100.0, 120.0, 120.0), (0, 0, 1280, 112), False),  # under a score bar
+        ((100.0, 100.0, 120.0, 120.0), (0, 0, 1280, 105), True),  # a quarter under it
+    ],
+)
+def test_a_ball_is_labelled_only_when_half_of_it_shows(
+    box: tuple[float, float, float, float], covered: tuple[int, int, int, int] | None, visible: bool
+) -> None:
+    mask = np.zeros((720, 1280), np.uint8)
+    if covered is not None:
+        x0, y0, x1, y1 = covered
+        mask[y0:y1, x0:x1] = 255
+    fraction = _visible_fraction(mask, np.array([box]))
+    assert (fraction[0] >= MIN_VISIBLE) == visible
