@@ -7,6 +7,7 @@ another's figures.
 
 from __future__ import annotations
 
+import argparse
 import datetime as _dt
 import platform
 import re
@@ -38,3 +39,20 @@ def update_section(name: str, markdown: str, path: Path = RESULTS) -> None:
         pattern.sub(lambda _: block, text) if pattern.search(text) else text.rstrip() + "\n\n" + block + "\n"
     )
     path.write_text(text)
+
+
+def benchmark_parser(doc: str | None) -> argparse.ArgumentParser:
+    """The command line every benchmark starts from: its docstring's first line as the
+    description and ``--no-write`` (print the figures, leave RESULTS.md alone), so a trial
+    run never overwrites the recorded figures."""
+    parser = argparse.ArgumentParser(description=doc.strip().splitlines()[0] if doc else None)
+    parser.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+    return parser
+
+
+def publish(name: str, markdown: str, write: bool = True, path: Path = RESULTS) -> None:
+    """Print a benchmark's section and, when ``write``, make it the section ``name`` of the
+    results file (:func:`update_section`)."""
+    print(markdown)
+    if write:
+        update_section(name, markdown, path)

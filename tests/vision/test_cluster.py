@@ -191,3 +191,15 @@ def test_cloth_coloured_detections_by_pockets_and_cushions(
     centre = model.pockets[0] + (-2.0 * r, 2.0 * r) if near_pocket else np.array([320.0, 180.0])
     shade = cloth_shade(model, centre[None], np.array([r]), feats, np.array([cut]))
     assert bool(shade[0]) is expected
+
+
+@pytest.mark.parametrize("first", [LONE, LONE + _row(3, (580.0, 360.0)), _row(2, (600.0, 360.0))])
+def test_a_still_is_detected_alike_after_any_other(first: list[tuple[float, float]]) -> None:
+    """A detector with no video's cloth model treats each picture on its own: a still with
+    one lone ball (too few to measure the cluster prior) is split as by a fresh detector."""
+    still = _table([LONE[0], *_triangle(3, (640.0, 320.0))])
+    reused = ClassicalDetector(classifier=None)
+    reused.detect(_table(first))
+    again = reused.detect(still)
+    fresh = ClassicalDetector(classifier=None).detect(still)
+    assert np.allclose(again.pixel, fresh.pixel)

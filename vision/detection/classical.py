@@ -388,8 +388,12 @@ class ClassicalDetector:
                 model = self._relearn(image)
             self.full_frames += 1
             small = downscale(image, s)
+            # A picture on its own (no video's cloth model) borrows no other picture's prior: a
+            # still with few lone balls split its clusters by the previous still's (Task1 still
+            # 3 grew a green when scored after still 2 by one detector).
+            prior = self.prior if self.cloth is not None else None
             centres, radii, scores, measured = find_balls(
-                image, small, candidate_mask(small, model), model, self.prior, refresh or self.cloth is None
+                image, small, candidate_mask(small, model), model, prior, refresh or self.cloth is None
             )
             if measured is not None:
                 self.prior = measured
