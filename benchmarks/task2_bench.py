@@ -125,6 +125,7 @@ def run_clip(path: Path) -> tuple[list[InputEvent], dict[str, int], int]:
     from vision.detection.classical import ClassicalDetector
     from vision.detection.detections import COLOURS
     from vision.events.infer import EventInferer
+    from vision.events.pocket_view import PocketWatch
     from vision.source import FrameSource
     from vision.tracking.start import initial_state
     from vision.tracking.tracker import Tracker
@@ -142,8 +143,16 @@ def run_clip(path: Path) -> tuple[list[InputEvent], dict[str, int], int]:
         out: FloatArray = cal.pixels_to_table(px, z=r)
         return out
 
+    def to_cloth_pixels(xy: FloatArray) -> FloatArray:
+        cal = calibrator.calibration
+        if cal is None:
+            raise BaulklineError("not calibrated")
+        out: FloatArray = cal.table_to_pixels(xy, z=0.0)
+        return out
+
     video: VideoTracker | None = None
     inferer: EventInferer | None = None
+    watch = PocketWatch()
     numbers: dict[str, int] = {}
     events: list[InputEvent] = []
     n = 0
@@ -180,7 +189,8 @@ def run_clip(path: Path) -> tuple[list[InputEvent], dict[str, int], int]:
         assert inferer is not None
         video.process(frame.image)
         _, pos, state = video.tracker.frame_rows()
-        events += inferer.update(frame.index, frame.t, pos, state)
+        hidden = watch.update(frame.image, to_cloth_pixels)
+        events += inferer.update(frame.index, frame.t, pos, state, hidden)
     if inferer is None:
         raise BaulklineError(f"{path.name}: no frame of the clip calibrated with balls on the table")
     events += inferer.finish()
@@ -222,7 +232,8 @@ def report(results: list[ClipResult], command: str) -> str:
         "",
         stamp(command),
         "Real pipeline: VideoCalibrator (every frame until one calibrates) -> ClassicalDetector + "
-        "Tracker (VideoTracker) -> EventInferer; our pocket names mapped to the image's pocket "
+        "Tracker (VideoTracker) -> EventInferer, with each pocket's approach watched for players "
+        "(PocketWatch); our pocket names mapped to the image's pocket "
         "numbers by where each pocket projects. Nothing from the ground truth is used.",
         "",
         "| figure | value |",

@@ -26,6 +26,7 @@ from adjudicator.eventlog import FrameStart, InputEvent, JsonlWriter, event_to_d
 from adjudicator.state import FrameState
 from adjudicator.target import balls_on
 from calibration.errors import BaulklineError
+from vision.events.pocket_view import PocketWatch
 from vision.operator import OperatorQueue
 from vision.overlay import (
     Primitive,
@@ -83,9 +84,15 @@ class EventStage(Protocol):
     """Turns per-frame ball positions into contract input events."""
 
     def update(
-        self, frame_index: int, t: float, positions: FloatArray, states: npt.NDArray[np.integer]
+        self,
+        frame_index: int,
+        t: float,
+        positions: FloatArray,
+        states: npt.NDArray[np.integer],
+        hidden: FloatArray | None = None,
     ) -> list[InputEvent]:
-        """Events decided by this frame."""
+        """Events decided by this frame; ``hidden``: how much of each pocket's approach the
+        camera could not see (:class:`vision.events.pocket_view.PocketWatch`)."""
 
     def finish(self) -> list[InputEvent]:
         """Events still open when the video ends."""
@@ -131,6 +138,7 @@ class Pipeline:
     outputs: list[Output] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
     _events: EventStage | None = None
+    _watch: PocketWatch = field(default_factory=PocketWatch)
     _ev: JsonlWriter | None = None
     _ca: JsonlWriter | None = None
 
@@ -160,7 +168,10 @@ class Pipeline:
         if tracked is not None:
             if self._events is None:
                 self._events = self.make_events(tracked.names)
-            new_events = self._events.update(frame.index, frame.t, tracked.position, tracked.state)
+            # Whether a player covers a pocket: a pot is read from a ball's path into a mouth
+            # in view, never from a ball vanishing behind an arm (vision.events.exits).
+            hidden = self._watch.update(frame.image, self.balls.table_to_pixels)
+            new_events = self._events.update(frame.index, frame.t, tracked.position, tracked.state, hidden)
             self._remember(tracked)
         for event in self._merge(new_events, frame.t):
             self._referee(event, frame.t)

@@ -35,6 +35,9 @@ class StrokeFrames:
         seen: ``(F, B)`` whether the position was measured (not predicted, not absent).
         absent: ``(F, B)`` whether the tracker says the ball is not on the cloth.
         start: ``(B, 2)`` rest positions before the stroke; NaN for balls not on the table.
+        hidden: ``(F, P)`` share of each pocket's approach hidden from the camera, pockets in
+            the order of ``cfg.table.pockets`` (:class:`vision.events.pocket_view.PocketView`);
+            NaN where not measured. ``None``: nothing is known of what the camera saw.
     """
 
     ball_names: tuple[str, ...]
@@ -43,9 +46,12 @@ class StrokeFrames:
     seen: BoolArray
     absent: BoolArray
     start: FloatArray
+    hidden: FloatArray | None = None
 
     def __post_init__(self) -> None:
         f, b = len(self.times), len(self.ball_names)
+        if self.hidden is not None and (np.ndim(self.hidden) != 2 or len(self.hidden) != f):
+            raise ValueError(f"hidden must have shape ({f}, P), got {np.shape(self.hidden)}")
         for name, arr, shape in (
             ("times", self.times, (f,)),
             ("position", self.position, (f, b, 2)),

@@ -12,12 +12,16 @@ import math
 from dataclasses import dataclass
 
 from calibration.table import TABLE, TableSpec
+from vision.events.pocket_view import APPROACH_MM
 
 #: Sliding friction of a ball on the cloth (dimensionless). Bounds how fast a ball may
 #: decelerate between two frames, so a fit may bend that much and no more.
 SLIDING_FRICTION = 0.2
 #: Gravity (mm/s^2).
 GRAVITY = 9810.0
+#: Rolling resistance of a ball on the cloth (dimensionless): how far a rolling ball still
+#: goes (``v^2 / (2 mu g)``), which bounds how far past its last sighting a ball can reach.
+ROLLING_RESISTANCE = 0.013
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,16 @@ class EventConfig:
             measured from the two balls' own scatter over the window (``noise * sqrt(2 / m)``
             for a tracker with the stated white noise): a tracker whose rest positions do
             not vary frame to frame has nothing for more frames to average away.
+        blind_mm: how far short of a pocket's mouth a ball rolling in may be last measured and
+            still be found potted (:mod:`vision.events.exits`): the stretch of bed whose view
+            is measured (:data:`vision.events.pocket_view.APPROACH_MM`), where the pocket's
+            shade hides balls from the detector.
+        blind_speed_mm_s: the least speed at which a ball lost that far short rolls on into
+            the mouth: a ball rolling at ``v`` goes ``v^2 / (2 mu g)`` further (rolling
+            resistance ``mu``), so this is the speed that carries it over ``blind_mm``.
+        hidden_fraction: a pocket's approach is hidden (by a player, a cue, a hand) when more
+            than this share of its cloth is not seen as cloth: a ball covers under a tenth of
+            it, an arm or a body far more (:mod:`vision.events.pocket_view`).
         hide_timeout_s: a ball hidden while still moving stops holding up the rest after this.
         max_stroke_s: a stroke still moving after this is closed with a rest anyway.
     """
@@ -102,6 +116,9 @@ class EventConfig:
     touch_frames: int
     touching_mm: float
     touch_band_sigmas: float
+    blind_mm: float
+    blind_speed_mm_s: float
+    hidden_fraction: float
     hide_timeout_s: float
     max_stroke_s: float
 
@@ -153,6 +170,9 @@ class EventConfig:
             touch_frames=touch_frames,
             touching_mm=1.0 + 2.0 * touch_sigma,
             touch_band_sigmas=2.0,
+            blind_mm=APPROACH_MM,
+            blind_speed_mm_s=math.sqrt(2.0 * ROLLING_RESISTANCE * GRAVITY * APPROACH_MM),
+            hidden_fraction=0.2,
             hide_timeout_s=3.0,
             max_stroke_s=120.0,
         )

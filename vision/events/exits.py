@@ -9,8 +9,9 @@ import numpy.typing as npt
 
 from adjudicator.eventlog import InputEvent, OffTable, Pot
 from vision.events.analysis import Analysis
-from vision.events.config import EventConfig
-from vision.events.geometry import nearest_cushion, pocket_entry
+from vision.events.config import GRAVITY, ROLLING_RESISTANCE, EventConfig
+from vision.events.geometry import PocketEntry, nearest_cushion, pocket_entry
+from vision.events.kinematics import Motion
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -30,7 +31,7 @@ def exits(an: Analysis, final_window: int) -> list[InputEvent]:
         if len(idx) == 0:
             continue
         if idx[-1] < f - final_window:
-            ev = exit_after(an, b, int(idx[-1]), off_at_end=bool(sf.absent[-1, b]))
+            ev = exit_after(an, b, int(idx[-1]), off_at_end=bool(sf.absent[-1, b]), for_good=True)
             if ev is not None:
                 out.append(ev)
             continue
@@ -48,20 +49,88 @@ def exits(an: Analysis, final_window: int) -> list[InputEvent]:
 
 
 def speeds_up(t: FloatArray, p: FloatArray, cfg: EventConfig) -> bool:
-    """Whether a track gains speed between contacts beyond its noise (4 sigmas of the
-    difference of two frame-to-frame speeds) twice: a ball on cloth only slows down, so such
-    a track into a pocket follows a hand or a cue, not a ball being potted. Once is allowed:
-    the last sight of a ball dropping into the hole is often off by a part of its width."""
-    if len(t) < 4:
+    """Whether a track gains speed between contacts beyond its noise: a ball on cloth only
+    slows down, so such a track into a pocket follows a hand or a cue, not a ball (nor does
+    a ball at rest start rolling with nothing touching it).
+
+    The speed is measured over successive windows of at least three frame intervals, back
+    from the newest sample, from each window's end points, not frame to frame: a moving
+    ball's measured centre may sit anywhere along its blurred streak (up to a frame's travel
+    long), which frame-to-frame speeds turn into gains of metres per second. A window is
+    faster than the one before when it gains more than 4 sigmas of the end points' noise
+    plus what half a streak at either end of both windows can make of it.
+    """
+    n = len(t)
+    if n < 7:
         return False
-    dt = np.diff(t)
-    speed = np.hypot(*np.diff(p, axis=0).T) / dt
-    tol = 4.0 * math.sqrt(6.0) * cfg.noise_mm / dt[1:]
-    return int(np.sum(np.diff(speed) > tol)) >= 2
+    m = max(3, (n - 1) // 3)
+    # Windows back from the newest sample: the last sightings are what a pot is read from.
+    starts = list(range(n - 1 - m, -1, -m))[::-1]
+    if len(starts) < 2:
+        return False
+    frame = float(np.median(np.diff(t)))
+    speeds, spans = [], []
+    for a in starts:
+        e = a + m
+        span = float(t[e] - t[a])
+        speeds.append(float(np.hypot(*(p[e] - p[a]))) / span)
+        spans.append(span)
+    for k in range(1, len(speeds)):
+        sigma = math.sqrt(2.0) * cfg.noise_mm * math.hypot(1.0 / spans[k], 1.0 / spans[k - 1])
+        streak = 0.5 * max(speeds[k], speeds[k - 1]) * frame
+        blur = 2.0 * streak * (1.0 / spans[k] + 1.0 / spans[k - 1])
+        if speeds[k] - speeds[k - 1] > 4.0 * sigma + blur:
+            return True
+    return False
 
 
-def exit_after(an: Analysis, b: int, k_last: int, off_at_end: bool) -> Pot | OffTable | None:
-    """The pot (or off-table) of ball ``b`` last seen at frame ``k_last``, if its path went there."""
+def approach_hidden(an: Analysis, pocket: str, k_from: int, t_to: float) -> bool | None:
+    """Whether a pocket's approach was hidden in any frame from ``k_from`` to the one after
+    ``t_to``; ``None`` when the view was not measured in all of them."""
+    sf, cfg = an.sf, an.cfg
+    if sf.hidden is None:
+        return None
+    p = list(cfg.table.pockets).index(pocket)
+    k_to = min(int(np.searchsorted(sf.times, t_to)) + 1, len(sf.times) - 1)
+    vals = sf.hidden[max(k_from, 0) : k_to + 1, p]
+    if len(vals) == 0 or bool(np.isnan(vals).any()):
+        return None
+    return bool(np.any(vals > cfg.hidden_fraction))
+
+
+def blind_entry(an: Analysis, models: list[Motion], t_last: float, k_last: int) -> PocketEntry | None:
+    """The pocket a ball lost short of its mouth rolled into, when the evidence holds: its
+    last path enters a mouth within :attr:`EventConfig.blind_mm` of its last sighting, at a
+    speed that carries it that far on the cloth, and the pocket's approach was in plain view
+    from the first frame it was not seen until it would have dropped."""
+    cfg = an.cfg
+    rolling = 2.0 * ROLLING_RESISTANCE * GRAVITY
+    for m in models:
+        v = m.velocity(t_last)
+        speed = float(np.hypot(*v))
+        if speed < cfg.blind_speed_mm_s:
+            continue
+        # A straight line (a fit's bend is noise over a few samples), slowed by rolling
+        # resistance only: no faster than the ball was last seen going, so no further.
+        coef = np.array([m.at(t_last), v, -0.25 * rolling * v / speed])
+        path = Motion(t0=t_last, coef=coef, t_first=m.t_first, t_last=t_last, n=m.n)
+        horizon = min(speed / (0.5 * rolling), (cfg.blind_mm + cfg.radius) / speed * 2.0)
+        entry = pocket_entry(path, t_last, t_last + horizon, cfg.table, cfg.blind_mm)
+        if entry is None:
+            continue
+        travel = float(np.hypot(*(path.at(entry.t) - path.at(t_last))))
+        if travel > cfg.blind_mm or travel > speed * speed / rolling:
+            continue
+        if approach_hidden(an, entry.pocket, k_last + 1, entry.t) is False:
+            return entry
+    return None
+
+
+def exit_after(
+    an: Analysis, b: int, k_last: int, off_at_end: bool, for_good: bool = False
+) -> Pot | OffTable | None:
+    """The pot (or off-table) of ball ``b`` last seen at frame ``k_last``, if its path went
+    there; ``for_good``: it was never seen again in the stroke (a blind pot is possible)."""
     sf, cfg = an.sf, an.cfg
     name = sf.ball_names[b]
     if an.was_still(b, k_last):
@@ -83,7 +152,7 @@ def exit_after(an: Analysis, b: int, k_last: int, off_at_end: bool) -> Pot | Off
     cushions = {c.t for c in an.cushion_events if c.ball == name}
     struck = [t for t in breaks if t not in cushions]
     since = t_s >= (struck[-1] if struck else -math.inf)
-    if model is None or model.is_still or speeds_up(t_s[since][-2 * w :], p_s[since][-2 * w :], cfg):
+    if model is None or model.is_still or speeds_up(t_s[since][-4 * w :], p_s[since][-4 * w :], cfg):
         return None
     horizon = 3.0 * cfg.dt
     # The fit since the last contact, then the last three samples alone: a ball that
@@ -97,6 +166,10 @@ def exit_after(an: Analysis, b: int, k_last: int, off_at_end: bool) -> Pot | Off
         entry = pocket_entry(m, t_last, t_last + horizon, cfg.table, speed * horizon + cfg.radius)
     speed = float(np.hypot(*model.velocity(t_last)))
     reach = speed * horizon + cfg.radius
+    if entry is not None and approach_hidden(an, entry.pocket, k_last + 1, entry.t):
+        return None  # into a pocket a player covered: an arm's track, or a ball behind it
+    if entry is None and for_good:
+        entry = blind_entry(an, [mm for mm in (model, tail) if mm is not None], t_last, k_last)
     if entry is not None:
         return Pot(t=max(entry.t, brk), ball=name, pocket=entry.pocket)
     if off_at_end:

@@ -81,6 +81,7 @@ class _Frame:
     t: float
     position: FloatArray
     state: npt.NDArray[np.int8]
+    hidden: FloatArray | None = None
 
     @property
     def seen(self) -> npt.NDArray[np.bool_]:
@@ -137,7 +138,12 @@ class EventInferer:
 
     # ---- public API ----------------------------------------------------------------------
     def update(
-        self, frame_index: int, t: float, positions: FloatArray, states: npt.NDArray[np.integer]
+        self,
+        frame_index: int,
+        t: float,
+        positions: FloatArray,
+        states: npt.NDArray[np.integer],
+        hidden: FloatArray | None = None,
     ) -> list[InputEvent]:
         """Feed one frame; returns the events decided by it (often none).
 
@@ -146,6 +152,11 @@ class EventInferer:
             t: its time (s), increasing.
             positions: ``(B, 2)`` table mm (NaN where absent).
             states: ``(B,)`` :class:`~vision.tracks.TrackState` values.
+            hidden: ``(P,)`` share of each pocket's approach hidden from the camera in this
+                frame (:class:`vision.events.pocket_view.PocketView`, pockets in the order of
+                the table's), or ``None`` when not measured. With it, a ball lost short of a
+                mouth it was rolling into, in plain view, can be found potted; and a track
+                into a pocket a player covers is not.
         """
         b = len(self.names)
         pos = np.asarray(positions, dtype=np.float64)
@@ -156,7 +167,15 @@ class EventInferer:
             raise ValueError(f"frame {frame_index}: time {t} does not increase")
         lost = np.isnan(pos).any(axis=1) & (st != TrackState.ABSENT)
         st = np.where(lost, TrackState.ABSENT, st).astype(np.int8)
-        frame = _Frame(frame_index, float(t), pos, st)
+        view = None
+        if hidden is not None:
+            view = np.asarray(hidden, dtype=np.float64)
+            if view.shape != (len(self.cfg.table.pockets),):
+                raise ValueError(
+                    f"frame {frame_index}: hidden must have shape ({len(self.cfg.table.pockets)},), "
+                    f"got {view.shape}"
+                )
+        frame = _Frame(frame_index, float(t), pos, st, view)
         prev = self._frames[-1] if self._frames else None
         self._frames.append(frame)
         self._unseen_run = np.where(frame.seen, 0, self._unseen_run + 1)
@@ -411,6 +430,7 @@ class EventInferer:
             seen=np.array([f.seen for f in frames]),
             absent=np.array([f.state == TrackState.ABSENT for f in frames]),
             start=self.rest.copy(),
+            hidden=self._hidden_of(frames),
         )
         outcome = analyse_stroke(sf, cfg, final_window=len(window), t_min=self._t_last)
         events: list[InputEvent] = list(outcome.events)
@@ -456,6 +476,14 @@ class EventInferer:
         self._settled_at = None
         self._in_hand = False
         return events
+
+    def _hidden_of(self, frames: Sequence[_Frame]) -> FloatArray | None:
+        """The stroke's ``(F, P)`` hidden shares (NaN in frames without them), or ``None``
+        when no frame of it was measured."""
+        if all(f.hidden is None for f in frames):
+            return None
+        none = np.full(len(self.cfg.table.pockets), np.nan)
+        return np.array([none if f.hidden is None else f.hidden for f in frames])
 
     def _rolled_in_hand(self, events: Sequence[InputEvent], window: Sequence[_Frame]) -> FloatArray | None:
         """The white's new position when a "stroke" was a hand rolling the white in hand
@@ -622,12 +650,16 @@ class EventInferer:
         return out
 
 
-def infer_tracks(tracks: Tracks, noise_mm: float = 1.0, **kwargs: Any) -> list[InputEvent]:
-    """The whole event log of a clip's tracks (the offline form of :class:`EventInferer`)."""
+def infer_tracks(
+    tracks: Tracks, noise_mm: float = 1.0, hidden: FloatArray | None = None, **kwargs: Any
+) -> list[InputEvent]:
+    """The whole event log of a clip's tracks (the offline form of :class:`EventInferer`);
+    ``hidden``: the ``(F, P)`` pocket views, if measured."""
     fps = tracks.fps if math.isfinite(tracks.fps) else 30.0
     inferer = EventInferer(tracks.ball_names, fps=fps, noise_mm=noise_mm, **kwargs)
     out: list[InputEvent] = []
     for i, t in enumerate(tracks.times):
-        out.extend(inferer.update(i, float(t), tracks.position[i], tracks.state[i]))
+        view = None if hidden is None else hidden[i]
+        out.extend(inferer.update(i, float(t), tracks.position[i], tracks.state[i], view))
     out.extend(inferer.finish())
     return out

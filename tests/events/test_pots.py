@@ -1,0 +1,195 @@
+"""Pots read from a ball's path into a mouth, with the camera's view of the pocket as evidence.
+
+The detector loses a ball in a pocket's shade some way short of the mouth; a ball lost
+behind a player's arm is lost the same way. These tests give the inferer the two kinds of
+evidence the real pipeline has (the track, and how much of each pocket's approach was
+hidden: :mod:`vision.events.pocket_view`) and check that only a ball rolling into a pocket in
+plain view is potted.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adjudicator.eventlog import Pot
+from calibration.table import TABLE
+from tests.events.scenes import simulate
+from vision.events.config import EventConfig
+from vision.events.exits import speeds_up
+from vision.events.infer import infer_tracks
+from vision.events.pocket_view import GRID_MM, PocketView, approach_points, occluders
+from vision.events.synthetic import CameraNoise, tracks_from_timeline
+from vision.synthetic.timeline import Timeline
+from vision.tracks import Tracks, TrackState
+
+FPS = 30.0
+NOISE = 1.0
+POCKETS = list(TABLE.pockets)
+
+
+def pot_scene(speed: float) -> Timeline:
+    """The white straight at a red lined up with the top-right pocket (a full-ball hit sends
+    the red on at about the white's speed, less the cloth's slowing)."""
+    p = TABLE.pockets["top_right"]
+    mx, my = p.mouth_midpoint
+    d = np.array([mx - p.centre[0], my - p.centre[1]]) / math.hypot(mx - p.centre[0], my - p.centre[1])
+    red = np.array(p.centre) + d * 500.0
+    white = red + d * 700.0
+    return simulate({"white": tuple(white), "red1": tuple(red)}, tuple(-d * speed), t_strike=1.5, tail=1.5)
+
+
+def lose_short(tracks: Tracks, ball: str, short_mm: float, state: TrackState) -> tuple[Tracks, int]:
+    """The tracks with ``ball`` unmeasured from when it comes within ``short_mm`` of the
+    top-right mouth on; and the first such frame."""
+    b = tracks.ball_names.index(ball)
+    mouth = np.array(TABLE.pockets["top_right"].mouth_midpoint)
+    d = np.hypot(*(tracks.position[:, b] - mouth).T)
+    near = np.flatnonzero(~(d > short_mm))  # NaN (off the cloth) counts as near
+    k = int(near[0])
+    pos, st_ = tracks.position.copy(), tracks.state.copy()
+    st_[k:, b] = state
+    if state == TrackState.ABSENT:
+        pos[k:, b] = np.nan
+    else:
+        pos[k:, b] = pos[k - 1, b]
+    return Tracks(tracks.ball_names, tracks.times, pos, tracks.pixel, st_.astype(np.int8)), k
+
+
+def view(n: int, hidden_from: int | None = None, share: float = 0.6) -> np.ndarray:
+    """Per frame hidden shares: all clear, or top-right covered from ``hidden_from`` on."""
+    out = np.zeros((n, len(POCKETS)))
+    if hidden_from is not None:
+        out[hidden_from:, POCKETS.index("top_right")] = share
+    return out
+
+
+def pots(events: list) -> list[tuple[str, str]]:
+    return [(e.ball, e.pocket) for e in events if isinstance(e, Pot)]
+
+
+@pytest.mark.parametrize("state", [TrackState.ABSENT, TrackState.PREDICTED])
+@pytest.mark.parametrize(("speed", "short_mm"), [(1800.0, 200.0), (2500.0, 200.0), (1200.0, 150.0)])
+def test_ball_lost_short_of_a_mouth_in_view_is_potted(
+    state: TrackState, speed: float, short_mm: float
+) -> None:
+    """Lost 15-20 cm short of the mouth (its last sighting up to a frame's travel further),
+    rolling into it, the pocket's approach in view and the ball never seen again: potted in
+    that pocket."""
+    tracks = tracks_from_timeline(
+        pot_scene(speed), CameraNoise(fps=FPS, noise_mm=NOISE, dropout=0.0), np.random.default_rng(3)
+    )
+    lost, _ = lose_short(tracks, "red1", short_mm, state)
+    events = infer_tracks(lost, noise_mm=NOISE, hidden=view(len(lost.times)))
+    assert pots(events) == [("red1", "top_right")]
+
+
+@pytest.mark.parametrize("covered", [True, False])
+def test_ball_lost_short_of_a_covered_or_unwatched_pocket_is_not_potted(covered: bool) -> None:
+    """The same ball, but a player covers the pocket's approach as it is lost (or nothing is
+    known of the view): vanishing is no evidence of a pot."""
+    tracks = tracks_from_timeline(
+        pot_scene(1800.0), CameraNoise(fps=FPS, noise_mm=NOISE, dropout=0.0), np.random.default_rng(4)
+    )
+    lost, k = lose_short(tracks, "red1", 200.0, TrackState.ABSENT)
+    hidden = view(len(lost.times), hidden_from=k - 2) if covered else None
+    assert pots(infer_tracks(lost, noise_mm=NOISE, hidden=hidden)) == []
+
+
+def test_ball_lost_further_short_than_the_blind_stretch_is_not_potted() -> None:
+    """Lost 34 cm short, further than the stretch of bed whose view is measured: nothing
+    vouches for the rest of its way, so no pot even with the approach in view."""
+    tracks = tracks_from_timeline(
+        pot_scene(2500.0), CameraNoise(fps=FPS, noise_mm=NOISE, dropout=0.0), np.random.default_rng(5)
+    )
+    lost, _ = lose_short(tracks, "red1", 340.0, TrackState.ABSENT)
+    assert pots(infer_tracks(lost, noise_mm=NOISE, hidden=view(len(lost.times)))) == []
+
+
+def test_track_into_a_covered_pocket_is_not_potted() -> None:
+    """Tracked all the way to the mouth, but the pocket's approach covered from the frame it
+    vanished: the track may be riding an arm over the pocket (a ball under it stays put)."""
+    tracks = tracks_from_timeline(
+        pot_scene(1800.0), CameraNoise(fps=FPS, noise_mm=NOISE, dropout=0.0), np.random.default_rng(6)
+    )
+    b = tracks.ball_names.index("red1")
+    k = int(np.flatnonzero(tracks.state[:, b] == TrackState.ABSENT)[0])
+    assert pots(infer_tracks(tracks, noise_mm=NOISE, hidden=view(len(tracks.times)))) == [
+        ("red1", "top_right")
+    ]
+    assert pots(infer_tracks(tracks, noise_mm=NOISE, hidden=view(len(tracks.times), hidden_from=k))) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    v0=st.floats(300.0, 6000.0),
+    decel=st.floats(0.0, 3000.0),
+    seed=st.integers(0, 10_000),
+)
+def test_a_slowing_ball_never_speeds_up(v0: float, decel: float, seed: int) -> None:
+    """A ball that only slows, its measured centre anywhere along its blurred streak (a
+    frame's travel long) and noisy besides, is never taken for a track gaining speed."""
+    cfg = EventConfig.derive(fps=FPS, noise_mm=NOISE)
+    rng = np.random.default_rng(seed)
+    t = np.arange(16) / FPS
+    v = np.maximum(v0 - decel * t, 0.0)
+    s = np.cumsum(np.r_[0.0, 0.5 * (v[1:] + v[:-1]) * np.diff(t)])
+    along = s + rng.uniform(-0.5, 0.5, len(t)) * v / FPS + rng.normal(0.0, NOISE, len(t))
+    p = np.stack([along, rng.normal(0.0, NOISE, len(t))], axis=1)
+    assert not speeds_up(t, p, cfg)
+
+
+@pytest.mark.parametrize("gain", [3000.0, 6000.0, 12000.0])
+def test_a_track_gaining_speed_is_found(gain: float) -> None:
+    """A track from rest gaining metres per second over half a second (an arm, a cue) is."""
+    cfg = EventConfig.derive(fps=FPS, noise_mm=NOISE)
+    t = np.arange(16) / FPS
+    p = np.stack([0.5 * gain * t * t, np.zeros_like(t)], axis=1)
+    assert speeds_up(t, p, cfg)
+
+
+@pytest.mark.parametrize(
+    ("block", "occluder"),
+    [
+        ((3, 3), False),  # one ball
+        ((5, 6), False),  # a ball blurred along its path, with its shadow: under four balls
+        ((10, 12), True),  # an arm
+    ],
+)
+def test_only_patches_larger_than_a_few_balls_are_occluders(block: tuple[int, int], occluder: bool) -> None:
+    cells = np.stack(np.meshgrid(np.arange(20), np.arange(20), indexing="ij"), axis=-1).reshape(-1, 2)
+    hidden = (cells[:, 0] < block[0]) & (cells[:, 1] < block[1])
+    hidden |= (cells[:, 0] == 19) & (cells[:, 1] == 19)  # a lone speck elsewhere
+    min_points = 4.0 * math.pi * TABLE.ball_radius**2 / GRID_MM**2
+    found = occluders(hidden, cells, min_points)
+    assert int(found.sum()) == (block[0] * block[1] if occluder else 0)
+
+
+def test_pocket_view_sees_an_arm_over_an_approach_and_not_a_ball() -> None:
+    """A plain green image seen through a scaling projection: a ball on an approach hides
+    nothing, a dark block over it (an arm) hides most of it, and only that pocket."""
+    scale = 0.3  # pixels per mm
+
+    def to_pixels(xy: np.ndarray) -> np.ndarray:
+        return np.asarray(xy, dtype=np.float64) * scale + 20.0
+
+    h, w = int(TABLE.width * scale) + 40, int(TABLE.length * scale) + 40
+    cloth = np.zeros((h, w, 3), np.uint8)
+    cloth[:] = (30, 150, 40)  # BGR green
+    pv = PocketView(to_pixels)
+    assert np.allclose(pv.update(cloth), 0.0)
+    centre = approach_points()["top_left"].mean(axis=0)
+    u, v = to_pixels(centre[None])[0].astype(int)
+    ball = cloth.copy()
+    r = int(TABLE.ball_radius * scale)
+    ball[v - r : v + r, u - r : u + r] = (20, 20, 200)
+    assert np.allclose(pv.update(ball), 0.0)
+    arm = cloth.copy()
+    arm[v - 40 : v + 40, u - 60 : u + 60] = (40, 40, 40)
+    shares = dict(zip(pv.pockets, pv.update(arm), strict=True))
+    assert shares["top_left"] > EventConfig.derive().hidden_fraction
+    assert all(s == 0.0 for name, s in shares.items() if name != "top_left")
