@@ -111,6 +111,10 @@ class Calibration:
         tvec: world-to-camera translation ``(3,)`` (mm).
         residual_mm: robust RMS distance of the detected markings to the table model.
         confidence: 0-1; low when the markings were faint, few, or disagreed.
+        edge_offset_mm: how far inside its face line (at the nose's height) the visible edge of
+            a cushion whose face the camera sees was fitted (mm; negative: outside), the offset
+            those faces share (:data:`calibration.fit.SHARED_OFFSET`); 0 for a camera that
+            was not fitted to edges.
     """
 
     image_size: tuple[int, int]
@@ -120,6 +124,7 @@ class Calibration:
     tvec: FloatArray
     residual_mm: float
     confidence: float
+    edge_offset_mm: float = 0.0
 
     def __post_init__(self) -> None:
         for name, arr, shape in [
@@ -258,6 +263,7 @@ class Calibration:
             "tvec": [float(v) for v in self.tvec],
             "residual_mm": float(self.residual_mm),
             "confidence": float(self.confidence),
+            "edge_offset_mm": float(self.edge_offset_mm),
         }
 
     def to_json(self) -> str:
@@ -283,6 +289,7 @@ class Calibration:
             tvec=tvec,
             residual_mm=float(data["residual_mm"]),
             confidence=float(data["confidence"]),
+            edge_offset_mm=float(data.get("edge_offset_mm", 0.0)),
         )
 
     @classmethod
@@ -300,6 +307,7 @@ def _from_fit(fit: CameraFit, size: tuple[int, int], confidence: float) -> Calib
         tvec=fit.tvec,
         residual_mm=fit.residual_mm,
         confidence=confidence,
+        edge_offset_mm=fit.shared_offset,
     )
 
 

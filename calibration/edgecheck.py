@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from calibration.calibrate import Calibration
-from calibration.fit import edge_height
+from calibration.fit import SIDE_ORDER, edge_height, seen_faces
 from calibration.homography import FloatArray
 from calibration.markings import UInt8Array, sample
 from calibration.table import TABLE
@@ -68,6 +68,7 @@ class EdgeCheck:
 def check_cushion_edges(image: UInt8Array, cal: Calibration, step_mm: float = 20.0) -> EdgeCheck:
     """Measure how far the projected cushion lines are from the visible cushion edges."""
     centre = cal.camera_centre
+    seen = seen_faces(centre)
     offs = np.arange(-SEARCH_PX, SEARCH_PX + 1e-9, 0.25)
     all_off: list[FloatArray] = []
     names: list[str] = []
@@ -76,8 +77,11 @@ def check_cushion_edges(image: UInt8Array, cal: Calibration, step_mm: float = 20
         a, b = np.asarray(seg.start), np.asarray(seg.end)
         length = float(np.hypot(*(b - a)))
         t = np.arange(JAW_CLEARANCE, length - JAW_CLEARANCE, step_mm) / length
-        pts = a + t[:, None] * (b - a)
-        z = edge_height(_SIDE_OF[seg.name], centre)
+        side = _SIDE_OF[seg.name]
+        # A seen face's visible edge lies where the calibration fitted it, its shared offset in.
+        inward = cal.edge_offset_mm if seen[SIDE_ORDER.index(side)] else 0.0
+        pts = a + t[:, None] * (b - a) + inward * np.asarray(seg.normal)
+        z = edge_height(side, centre)
         try:
             p = cal.table_to_pixels(pts, z)
             q = cal.table_to_pixels(pts + 10.0 * np.asarray(seg.normal), z)

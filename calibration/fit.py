@@ -84,6 +84,16 @@ K1_PRIOR_MM = 20.0
 SEEN_OFFSET_WEIGHT = 3.0
 HIDDEN_OFFSET_WEIGHT = 0.3
 
+#: The seen faces' firm prior is not on 0 but on one offset they share, :data:`SHARED_OFFSET`
+#: in the parameter vector: every seen face is the same cushion profile seen the same way, so
+#: where on it the detector finds the step (the nose, the top's edge, a pixel's blur of both)
+#: is one unknown of the picture, not four. Held at 0 it made the whole table a few millimetres
+#: too large on every frame (the step lies outside the nose line by up to half a pixel: 3 per
+#: mille on the width); shared, the markings on the cloth (baulk-line, D, middle pockets)
+#: measure it. Its own prior is in pixels, where a detector's bias lives: 0 give or take this
+#: much (:func:`shared_offset_weight`).
+SHARED_OFFSET_SD_PX = 1.0
+
 
 #: Residuals beyond this (mm) count as outliers in the inlier fraction.
 INLIER_MM = 15.0
@@ -112,8 +122,10 @@ Flat = tuple[FloatArray, FloatArray, npt.NDArray[np.intp], FloatArray, npt.NDArr
 #: Order of the per-side edge offsets in the parameter vector (after log f, rvec, tvec, k1).
 SIDE_ORDER = ("baulk", "top", "left", "right")
 _SIGN = np.array([1.0, -1.0, 1.0, -1.0, 0.0])  # inward sign per side; 0 for markings
-N_PARAMS = 12
-_N_PRIOR = 6
+#: Index of the seen faces' shared edge offset (:data:`SHARED_OFFSET_WEIGHT`).
+SHARED_OFFSET = 12
+N_PARAMS = 13
+_N_PRIOR = 7
 
 
 @dataclass(frozen=True)
@@ -200,6 +212,7 @@ class CameraFit:
     residual_mm: float
     inlier_fraction: float
     edge_offsets: FloatArray = field(default_factory=lambda: np.zeros(4))
+    shared_offset: float = 0.0
 
     @property
     def rotation(self) -> FloatArray:
@@ -228,6 +241,7 @@ class CameraFit:
                 self.tvec,
                 [self.k1 * (self.camera_matrix[0, 2] / self.camera_matrix[0, 0]) ** 2],
                 self.edge_offsets,
+                [self.shared_offset],
             ]
         )
 
@@ -290,25 +304,51 @@ def _marking_residuals(xy: FloatArray, flat: Flat, params: FloatArray) -> FloatA
     return out
 
 
+def seen_faces(centre: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """Whether a camera at ``centre`` (table mm) sees each cushion's face (:data:`SIDE_ORDER`)."""
+    c = np.asarray(centre, dtype=np.float64)
+    hidden = np.array([c[0] < 0.0, c[0] > TABLE.length, c[1] < 0.0, c[1] > TABLE.width])
+    out: npt.NDArray[np.bool_] = ~hidden
+    return out
+
+
+def shared_offset_weight(focal: float, centre: npt.ArrayLike) -> float:
+    """Prior weight (mm of residual per mm) of the seen faces' shared offset for a camera of
+    focal length ``focal`` (px) at ``centre`` (table mm): :data:`SHARED_OFFSET_SD_PX` pixels at
+    the table's middle, against one marking point's noise (:data:`ROBUST_MM`)."""
+    middle = np.array([TABLE.length / 2.0, TABLE.width / 2.0, 0.0])
+    mm_per_px = float(np.linalg.norm(np.asarray(centre, dtype=np.float64) - middle)) / focal
+    return ROBUST_MM / (SHARED_OFFSET_SD_PX * max(mm_per_px, 1e-6))
+
+
 def offset_weights(centre: npt.ArrayLike) -> FloatArray:
     """Prior weight of each side's edge offset (:data:`SIDE_ORDER`) for a camera at ``centre``
-    (table mm): firm where the camera sees the cushion's face, weak where it is behind it."""
-    c = np.asarray(centre, dtype=np.float64)
-    hidden = [c[0] < 0.0, c[0] > TABLE.length, c[1] < 0.0, c[1] > TABLE.width]
-    out: FloatArray = np.where(hidden, HIDDEN_OFFSET_WEIGHT, SEEN_OFFSET_WEIGHT)
+    (table mm): firm where the camera sees the cushion's face (towards the shared offset), weak
+    where it is behind it (towards 0)."""
+    out: FloatArray = np.where(seen_faces(centre), SEEN_OFFSET_WEIGHT, HIDDEN_OFFSET_WEIGHT)
     return out
 
 
 def _all_residuals(
-    params: FloatArray, flat: Flat, cxy: FloatArray, f0: float, weights: FloatArray
+    params: FloatArray,
+    flat: Flat,
+    cxy: FloatArray,
+    f0: float,
+    weights: FloatArray,
+    seen: npt.NDArray[np.bool_],
+    shared_weight: float,
 ) -> FloatArray:
+    """Every marking's residual (mm) and the priors' rows, for ``(M, N_PARAMS)`` cameras;
+    ``seen``: the sides whose offset is tied to the shared one, held at 0 by ``shared_weight``."""
     px, z = flat[0], flat[1]
     res = _marking_residuals(rays_to_planes(params, px, z, cxy), flat, params)
+    shared = params[:, SHARED_OFFSET : SHARED_OFFSET + 1]
     prior = np.concatenate(
         [
             PRIOR_WEIGHT_MM * (params[:, 0:1] - math.log(f0)),
             K1_PRIOR_MM * params[:, 7:8],
-            weights[None, :] * params[:, 8:12],
+            weights[None, :] * (params[:, 8:12] - seen[None, :] * shared),
+            shared_weight * shared,
         ],
         axis=1,
     )
@@ -317,7 +357,7 @@ def _all_residuals(
 
 
 #: Forward-difference steps per parameter (log f, rotation, translation in mm, k1).
-_STEPS = np.array([1e-6, 1e-7, 1e-7, 1e-7, 1e-4, 1e-4, 1e-4, 1e-6, 1e-3, 1e-3, 1e-3, 1e-3])
+_STEPS = np.array([1e-6, 1e-7, 1e-7, 1e-7, 1e-4, 1e-4, 1e-4, 1e-6, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3])
 
 
 def _solve(
@@ -328,9 +368,12 @@ def _solve(
     f0: float,
     iterations: int,
     weights: FloatArray,
+    seen: npt.NDArray[np.bool_],
+    shared_weight: float,
 ) -> FloatArray:
     """Levenberg-Marquardt on soft-L1 reweighted residuals over the ``mask``ed parameters
-    (``weights``: the edge-offset priors, :func:`offset_weights`)."""
+    (``weights``: the edge-offset priors, :func:`offset_weights`; ``seen``: the sides tied to
+    the shared offset)."""
     idx = np.flatnonzero(mask)
     cam = idx[idx < 8]  # camera parameters: forward differences
     offs = idx[idx >= 8]  # edge offsets: the residuals are linear in them, columns are exact
@@ -340,6 +383,10 @@ def _solve(
     n_obs = len(sid)
     lin = np.zeros((n_obs + _N_PRIOR, len(offs)))
     for k, p in enumerate(offs):
+        if p == SHARED_OFFSET:  # only in the priors: the seen faces' anchor
+            lin[n_obs + 2 : n_obs + 6, k] = -np.where(seen, weights, 0.0)
+            lin[n_obs + 6, k] = shared_weight
+            continue
         side = int(p) - 8
         lin[:n_obs, k] = np.where(sid == side, -_SIGN[side], 0.0)
         lin[n_obs + 2 + side, k] = weights[side]
@@ -351,7 +398,7 @@ def _solve(
     def evaluate(at: FloatArray) -> FloatArray:
         batch = np.repeat(at[None], len(cam) + 1, axis=0)
         batch[np.arange(1, len(cam) + 1), cam] += _STEPS[cam]
-        return _all_residuals(batch, flat, cxy, f0, weights)
+        return _all_residuals(batch, flat, cxy, f0, weights, seen, shared_weight)
 
     allr = evaluate(x)
     r = allr[0]
@@ -435,7 +482,7 @@ def initial_params(h_table_to_image: FloatArray, size: tuple[int, int]) -> Float
     f = focal_from_homography(h_table_to_image, w / 2.0, hh / 2.0) or prior_focal(size)
     k = np.array([[f, 0, w / 2.0], [0, f, hh / 2.0], [0, 0, 1.0]])
     rvec, tvec = pose_from_homography(h_table_to_image, k)
-    return np.concatenate([[math.log(f)], rvec, tvec, np.zeros(5)])
+    return np.concatenate([[math.log(f)], rvec, tvec, np.zeros(N_PARAMS - 7)])
 
 
 def fit_camera(
@@ -456,8 +503,8 @@ def fit_camera(
     cxy = np.array([w / 2.0, h / 2.0])
     f0 = prior_focal(size)
     x0 = np.asarray(init, dtype=np.float64).copy()
-    if len(x0) == 8:
-        x0 = np.concatenate([x0, np.zeros(4)])
+    if len(x0) < N_PARAMS:
+        x0 = np.concatenate([x0, np.zeros(N_PARAMS - len(x0))])
     mask = np.ones(N_PARAMS, dtype=bool)
     if not distortion:
         mask[7] = False
@@ -470,10 +517,16 @@ def fit_camera(
             mask[8 + i] = False
             x0[8 + i] = 0.0
     r0, _ = cv2.Rodrigues(x0[1:4])
-    flat = obs.flat((-r0.T @ x0[4:7]) * MIRROR)
-    weights = offset_weights((-r0.T @ x0[4:7]) * MIRROR)
-    params = _solve(x0, mask, flat, cxy, f0, iterations, weights)
-    res = _all_residuals(params[None], flat, cxy, f0, weights)[0, :-_N_PRIOR]
+    centre = (-r0.T @ x0[4:7]) * MIRROR
+    flat = obs.flat(centre)
+    weights = offset_weights(centre)
+    seen = mask[8:12] & seen_faces(centre)  # a side without its own offset does not anchor it
+    if not seen.any():
+        mask[SHARED_OFFSET] = False
+        x0[SHARED_OFFSET] = 0.0
+    shared_weight = shared_offset_weight(math.exp(x0[0]), centre)
+    params = _solve(x0, mask, flat, cxy, f0, iterations, weights, seen, shared_weight)
+    res = _all_residuals(params[None], flat, cxy, f0, weights, seen, shared_weight)[0, :-_N_PRIOR]
     if not np.all(np.isfinite(res)):
         raise BaulklineError("the camera fit diverged: the markings found are inconsistent")
     inl = np.abs(res) < INLIER_MM
@@ -488,6 +541,7 @@ def fit_camera(
         residual_mm=rms,
         inlier_fraction=float(inl.mean()),
         edge_offsets=params[8:12].copy(),
+        shared_offset=float(params[SHARED_OFFSET]),
     )
 
 

@@ -10,7 +10,16 @@ from hypothesis import strategies as st
 
 from calibration.calibrate import Calibration, _flip, _from_fit
 from calibration.camera import Camera, Intrinsics, Pose
-from calibration.fit import NOSE_HEIGHT, SIDES, CameraFit, Observations, fit_camera, initial_params
+from calibration.fit import (
+    NOSE_HEIGHT,
+    SIDE_ORDER,
+    SIDES,
+    CameraFit,
+    Observations,
+    fit_camera,
+    initial_params,
+    seen_faces,
+)
 from calibration.table import TABLE
 
 
@@ -59,14 +68,18 @@ def test_json_round_trip_keeps_every_mapping(cam: Camera) -> None:
     assert (again.residual_mm, again.confidence, again.image_size) == (1.25, 0.5, cal.image_size)
 
 
-def _exact_observations(cam: Camera) -> Observations:
-    """Where a perfect detector would find the cushion noses, the baulk-line and the D."""
+def _exact_observations(cam: Camera, seen_outside: float = 0.0) -> Observations:
+    """Where a perfect detector would find the cushion noses, the baulk-line and the D; with
+    ``seen_outside`` (mm), a detector that finds the edge of every face the camera sees that
+    far outside its nose line."""
     cushion = {}
+    seen = seen_faces(cam.centre)
     for side, (axis, value) in SIDES.items():
         span = TABLE.width if axis == 0 else TABLE.length
         t = np.linspace(200.0, span - 200.0, 25)
         pts = np.empty((len(t), 2))
-        pts[:, axis] = value
+        outward = -1.0 if value == 0.0 else 1.0
+        pts[:, axis] = value + (outward * seen_outside if seen[SIDE_ORDER.index(side)] else 0.0)
         pts[:, 1 - axis] = t
         cushion[side] = cam.project(pts, NOSE_HEIGHT)
     line = np.stack([np.full(15, TABLE.baulk_line), np.linspace(100.0, TABLE.width - 100.0, 15)], axis=1)
@@ -95,6 +108,23 @@ def test_fit_recovers_a_camera_from_its_exact_markings(cam: Camera) -> None:
     assert err.max() < 2e-3 * size[0], f"max reprojection error {err.max():.3f} px"
     assert np.median(err) < 1e-3 * size[0]
     assert fit.residual_mm < 0.5
+
+
+# The seen faces' edges all found a few millimetres outside their nose lines (a detector's
+# half-pixel, a cushion's profile): the shared offset takes up as much of it as the baulk-line
+# and D can tell from the table's scale (its prior is half a pixel's worth), never more, and the
+# cloth stays within about a pixel.
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cameras(distortion=False, min_tilt=10.0), st.floats(-6.0, 6.0))
+def test_a_shared_edge_offset_leaves_the_cloth_true(cam: Camera, outside: float) -> None:
+    obs = _exact_observations(cam, seen_outside=outside)
+    size = (cam.intrinsics.width, cam.intrinsics.height)
+    start = initial_params(cam.table_to_image().matrix, size)
+    fit = fit_camera(obs, size, start, distortion=False, iterations=60)
+    err = np.hypot(*(_from_fit(fit, size, 1.0).table_to_pixels(GRID) - cam.project(GRID)).T)
+    assert err.max() < 0.5 + 1e-3 * size[0], f"max reprojection error {err.max():.3f} px"
+    # Between none of it and all of it (the offset is inward-positive), to a third of a mm.
+    assert min(0.0, -outside) - 0.3 <= fit.shared_offset <= max(0.0, -outside) + 0.3, fit.shared_offset
 
 
 @pytest.mark.parametrize("k1", [0.0, 0.03, -0.15])
