@@ -152,6 +152,9 @@ def _synthetic_lines(folder: Path, step: int, frames: int) -> list[str]:
         f"| colour accuracy (matched balls) | {fig['colour']:.1%} | >= 99.5% |",
         f"| position error at rest, RMS (median) | {fig['rest_rms_mm']:.1f} mm "
         f"({fig['rest_median_mm']:.1f} mm), {int(fig['rest_n'])} balls | < 2 mm RMS |",
+        f"| position error at rest, RMS: lone balls / balls touching another "
+        f"({int(fig['rest_touching_n'])}) | {fig['rest_rms_lone_mm']:.1f} mm / "
+        f"{fig['rest_rms_touching_mm']:.1f} mm | |",
         "",
         "| clip | balls | recall | precision | colour | rest RMS mm |",
         "|---|---|---|---|---|---|",

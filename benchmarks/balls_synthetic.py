@@ -31,6 +31,9 @@ FloatArray = npt.NDArray[np.float64]
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_videos"
 #: A ball that moved less than this (mm) since the previous and until the next frame is at rest.
 REST_MM = 0.5
+#: A ball at rest whose centre is within this of another's (mm) is touching it (or nearly):
+#: such balls are placed from a cluster's caps, not refined alone, and are reported apart.
+TOUCHING_MM = 2 * TABLE.ball_radius + 5.0
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,7 @@ class ClipScore:
     matched: int = 0
     colour_right: int = 0
     rest_errors: list[float] | None = None
+    rest_touching: list[bool] | None = None
 
 
 def read_tracks(path: Path) -> dict[int, dict[str, TruthBall]]:
@@ -82,7 +86,7 @@ def score_clip(video: Path, step: int = 10, max_frames: int = 40) -> ClipScore:
     name = video.name.removesuffix(".mp4")
     frames = read_tracks(video.with_name(f"{name}.tracks.csv"))
     camera = Camera.from_dict(json.loads(video.with_name(f"{name}.camera.json").read_text()))
-    score = ClipScore(name, rest_errors=[])
+    score = ClipScore(name, rest_errors=[], rest_touching=[])
     cap = cv2.VideoCapture(str(video))
     detector = ClassicalDetector()
     index, used = 0, 0
@@ -122,7 +126,8 @@ def _score_frame(
     d = np.linalg.norm(pixel[:, None, :] - tp[None, :, :], axis=2)
     gate = np.maximum(radius[:, None], 3.0)
     rows, cols = linear_sum_assignment(np.where(d <= gate, d, 1e6))
-    assert score.rest_errors is not None
+    assert score.rest_errors is not None and score.rest_touching is not None
+    tpos = np.array([t.position for t in truth])
     for r, c in zip(rows, cols, strict=True):
         if d[r, c] > gate[r, 0]:
             continue
@@ -131,6 +136,8 @@ def _score_frame(
         if _at_rest(frames, index, truth[c]):
             xy = camera.pixels_to_table(pixel[r : r + 1], z=TABLE.ball_radius)[0]
             score.rest_errors.append(float(np.hypot(*(xy - np.array(truth[c].position)))))
+            gaps = np.hypot(*(tpos - tpos[c]).T)
+            score.rest_touching.append(bool(np.any((gaps > 0) & (gaps < TOUCHING_MM))))
 
 
 def summarise(scores: list[ClipScore]) -> dict[str, float]:
@@ -139,6 +146,11 @@ def summarise(scores: list[ClipScore]) -> dict[str, float]:
     found = sum(s.found for s in scores)
     matched = sum(s.matched for s in scores)
     errors = np.array([e for s in scores for e in (s.rest_errors or [])])
+    touching = np.array([k for s in scores for k in (s.rest_touching or [])], bool)
+
+    def rms(e: FloatArray) -> float:
+        return float(np.sqrt(np.mean(e**2))) if len(e) else float("nan")
+
     return {
         "clips": float(len(scores)),
         "truth": float(truth),
@@ -148,6 +160,9 @@ def summarise(scores: list[ClipScore]) -> dict[str, float]:
         "rest_rms_mm": float(np.sqrt(np.mean(errors**2))) if len(errors) else float("nan"),
         "rest_median_mm": float(np.median(errors)) if len(errors) else float("nan"),
         "rest_n": float(len(errors)),
+        "rest_rms_lone_mm": rms(errors[~touching]) if len(touching) == len(errors) else float("nan"),
+        "rest_rms_touching_mm": rms(errors[touching]) if len(touching) == len(errors) else float("nan"),
+        "rest_touching_n": float(np.count_nonzero(touching)),
     }
 
 
