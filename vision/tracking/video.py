@@ -77,6 +77,8 @@ class ScheduleConfig:
     blur_radii: float = 2.0
     strike_radii: float = 5.0
     purity: float = 0.2
+    edge_radii: float = 3.0
+    half_thickness: float = 0.3
 
 
 class VideoTracker:
@@ -101,8 +103,16 @@ class VideoTracker:
         self.tracker = tracker
         if region is not None and tracker.cushions is None:
             tracker.cushions = Cushions.from_mask(region)
+        # Distance (pixels) of every pixel inside the playing surface to its edge.
+        self._edge: npt.NDArray[np.float32] | None = (
+            None
+            if region is None
+            else np.asarray(cv2.distanceTransform(region.astype(np.uint8), cv2.DIST_L2, 3), np.float32)
+        )
         self.schedule = schedule or ScheduleConfig()
-        self._thumb: npt.NDArray[np.int16] | None = None
+        # Per ball, the thumbnail of the frame it was last measured in (None: never): a ball is
+        # carried as resting only while its surroundings still match that frame.
+        self._ref: list[npt.NDArray[np.int16] | None] = [None] * len(tracker.state.names)
         self.frames = 0
         self.full_detections = 0
         self.roi_detections = 0
@@ -120,10 +130,6 @@ class VideoTracker:
             fy=sch.thumb,
             interpolation=cv2.INTER_AREA,
         ).astype(np.int16)
-        changed = (
-            np.ones(thumb.shape, bool) if self._thumb is None else np.abs(thumb - self._thumb) > sch.change
-        )
-        self._thumb = thumb
         # Balls off the table (potted, in hand) come back through the periodic full search
         # only; a ball lost on the table triggers one at once.
         lost = (state.state != TrackState.ABSENT) & (state.unseen >= sch.lost_full)
@@ -131,7 +137,7 @@ class VideoTracker:
         self.frames += 1
         self.departed[:] = False
         self._left: list[BallDetections] = []
-        det, app, disturbed = self._local(frame, state, changed)
+        det, app, disturbed = self._local(frame, state, thumb)
         whole = np.zeros(len(det), bool)
         if periodic or (np.any(lost) and self.frames % sch.lost_every == 0):
             full = self.detector.detect(frame)
@@ -172,9 +178,14 @@ class VideoTracker:
         return self.tracker.state
 
     def _local(
-        self, frame: Image, state: TrackerState, changed: npt.NDArray[np.bool_]
+        self, frame: Image, state: TrackerState, thumb: npt.NDArray[np.int16]
     ) -> tuple[BallDetections, FloatArray, npt.NDArray[np.bool_]]:
         """Resting undisturbed balls re-measured in place; the others searched in their gates.
+
+        "Undisturbed" is judged against the frame the ball was last measured in, not the previous
+        frame: a ball creeping to rest at a pixel a frame changes the thumbnail too little from
+        one frame to the next, and compared frame to frame it was frozen where its speed first
+        fell under ``rest_speed`` while it rolled on for half a diameter (Task3 clip 19).
 
         Returns the detections, their appearances (NaN: not measured yet) and which balls were
         at rest with motion around them (disturbed).
@@ -183,7 +194,7 @@ class VideoTracker:
         disturbed = np.zeros(len(state.names), bool)
         speed = np.hypot(state.vel[:, 0], state.vel[:, 1])
         h, w = frame.shape[:2]
-        th, tw = changed.shape
+        th, tw = thumb.shape
         parts: list[BallDetections] = []
         looks: list[FloatArray] = []
         rois: list[tuple[int, int, int, int]] = []
@@ -197,7 +208,11 @@ class VideoTracker:
             tx0, ty0 = int(max(0, (u - reach) * sch.thumb)), int(max(0, (v - reach) * sch.thumb))
             tx1, ty1 = int(min(tw, (u + reach) * sch.thumb + 1)), int(min(th, (v + reach) * sch.thumb + 1))
             still = speed[i] < sch.rest_speed and state.unseen[i] == 0
-            if still and not changed[ty0:ty1, tx0:tx1].any():
+            ref = self._ref[i]
+            quiet = ref is not None and not bool(
+                (np.abs(thumb[ty0:ty1, tx0:tx1] - ref[ty0:ty1, tx0:tx1]) > sch.change).any()
+            )
+            if still and quiet:
                 parts.append(
                     BallDetections.build(
                         state.pos[i : i + 1], state.radius[i : i + 1], colour=state.colour[i : i + 1]
@@ -207,6 +222,7 @@ class VideoTracker:
                 continue
             # Only the cue ball is addressed by the cue; an object ball at rest is moved by a ball,
             # gently at times (a kiss of a fraction of a radius a frame), and must follow at once.
+            self._ref[i] = thumb
             cue = still and state.names[i] == CUE_BALL
             disturbed[i] = cue
             pu, pv = u + state.vel[i, 0], v + state.vel[i, 1]
@@ -223,7 +239,16 @@ class VideoTracker:
                 # A ball that vanished may have been struck: blurred over a streak several diameters
                 # long, it colours each pixel for only a fraction of the exposure.
                 mix = sch.streak_mix if state.unseen[i] > 0 or speed[i] > sch.blur_radii * r else 0.4
-                found = search(frame, roi, state.appearance[i], float(r), cloth, self.region, mix=mix)
+                found = search(
+                    frame,
+                    roi,
+                    state.appearance[i],
+                    float(r),
+                    cloth,
+                    self.region,
+                    mix=mix,
+                    min_half=self._half(u, v, pu, pv, r),
+                )
                 if cue and not _near(found.pixel, state.pos[i], sch.hold_radii * r):
                     left = self._departure(frame, state, i, cloth, found)
                     if left is not None:
@@ -242,6 +267,19 @@ class VideoTracker:
             self.roi_detections += 1
         app = np.concatenate(looks) if looks else np.zeros((0, 3))
         return concat(parts), app, disturbed
+
+    def _half(self, u: float, v: float, pu: float, pv: float, r: float) -> float | None:
+        """``min_half`` for a ball at ``(u, v)`` heading for ``(pu, pv)``: set only beside a cushion."""
+        edge = self._edge
+        if edge is None:
+            return None
+        h, w = edge.shape
+        near = False
+        for x, y in ((u, v), (pu, pv)):
+            if np.isfinite(x) and np.isfinite(y):
+                xi, yi = int(min(max(x, 0), w - 1)), int(min(max(y, 0), h - 1))
+                near |= bool(edge[yi, xi] < self.schedule.edge_radii * r)
+        return self.schedule.half_thickness if near else None
 
     def _departure(
         self, frame: Image, state: TrackerState, i: int, cloth: FloatArray | None, beside: BallDetections

@@ -1,0 +1,97 @@
+"""The video tracker's local search at a cushion and its test for a resting ball."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from vision.detection.detections import BallDetections
+from vision.tracking.appearance import disc_appearance
+from vision.tracking.local import search
+from vision.tracking.tracker import Tracker, TrackerState
+from vision.tracking.video import ScheduleConfig, VideoTracker
+
+R = 10.0
+CLOTH = (40, 160, 30)
+RED = (30, 30, 190)
+Image = npt.NDArray[np.uint8]
+
+
+def _lab(bgr: tuple[int, int, int]) -> npt.NDArray[np.float64]:
+    return cv2.cvtColor(np.array([[bgr]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
+
+
+def _half_ball(visible: float) -> tuple[Image, npt.NDArray[np.float64]]:
+    """A red whose lower part is hidden by a cushion's nose: ``visible`` of its height shows."""
+    img = np.zeros((100, 120, 3), np.uint8)
+    img[:] = CLOTH
+    centre = np.array([60.0, 50.0])
+    cv2.circle(img, (60, 50), round(R), RED, -1)
+    cut = round(centre[1] - R + visible * 2 * R)
+    img[cut:] = CLOTH
+    ys, xs = np.nonzero(np.all(img == RED, axis=2))
+    return img, np.array([xs.mean(), ys.mean()])
+
+
+@pytest.mark.parametrize("visible", [0.35, 0.4, 0.45])
+def test_half_hidden_ball_found_beside_a_cushion(visible: float) -> None:
+    """A ball cut to under half its height by the cushion is found where its visible part is."""
+    img, middle = _half_ball(visible)
+    found = search(img, (0, 0, 120, 100), _lab(RED), R, min_half=0.3).pixel
+    assert len(found) == 1
+    assert np.linalg.norm(found[0] - middle) < 2.0
+
+
+def test_half_hidden_ball_needs_min_half() -> None:
+    """Away from a cushion a blob that thin is no ball (a cue's shaft is about as thin)."""
+    img, _ = _half_ball(0.35)
+    assert len(search(img, (0, 0, 120, 100), _lab(RED), R).pixel) == 0
+
+
+@pytest.mark.parametrize(("dx", "dy"), [(20.0, 0.0), (14.0, 14.0), (0.0, 21.0)])
+def test_touching_balls_stay_apart_with_min_half(dx: float, dy: float) -> None:
+    """The half-ball rule adds thin blobs only; two touching reds are still two centres."""
+    img = np.zeros((120, 120, 3), np.uint8)
+    img[:] = CLOTH
+    a = np.array([50.0, 50.0])
+    b = a + np.array([dx, dy])
+    for c in (a, b):
+        cv2.circle(img, (round(c[0]), round(c[1])), round(R), RED, -1)
+    found = search(img, (0, 0, 120, 120), _lab(RED), R, min_half=0.3).pixel
+    assert len(found) == 2
+    for c in (a, b):
+        assert np.min(np.linalg.norm(found - c, axis=1)) < 2.0
+
+
+class _Blind:
+    """A detector that finds nothing: the video tracker's own colour search must do the work."""
+
+    def detect(self, image: Image, roi: tuple[int, int, int, int] | None = None) -> BallDetections:
+        return BallDetections.empty()
+
+
+def _frame(x: float) -> Image:
+    img = np.zeros((240, 320, 3), np.uint8)
+    img[:] = CLOTH
+    # Sub-pixel centre (shift=4: 1/16 pixel) so a slow ball moves a little in every frame.
+    cv2.circle(img, (round(x * 16), 120 * 16), round(R * 16), RED, -1, cv2.LINE_AA, 4)
+    return img
+
+
+@pytest.mark.parametrize("speed", [0.2, 0.35])
+def test_creeping_ball_is_not_frozen(speed: float) -> None:
+    """A ball creeping slower than ``rest_speed`` is re-measured once it has moved, not carried.
+
+    Frame to frame it changes the thumbnail too little to count as motion; against the frame it
+    was last measured in it does, after a few frames.
+    """
+    first = _frame(100.0)
+    px = np.array([[100.0, 120.0]])
+    seed = TrackerState.seed(["red1"], px, [R], appearance=disc_appearance(first, px, np.array([R])))
+    vt = VideoTracker(_Blind(), Tracker(seed), ScheduleConfig(full_every=0))
+    n = 80
+    for f in range(n):
+        st = vt.process(_frame(100.0 + speed * f))
+    assert abs(st.pos[0, 0] - (100.0 + speed * (n - 1))) < 0.5 * R
