@@ -187,3 +187,32 @@ def test_a_rest_says_when_the_balls_settled() -> None:
     now, rest = decided[0]
     assert rest.settled_t is not None and rest.settled_t <= rest.t
     assert 0.0 <= now - rest.settled_t < 0.5
+
+
+def test_white_track_stuck_on_its_spot_still_gives_the_pot() -> None:
+    """The white's track stays on its spot after the strike (a mark on the cloth taken for
+    it) while the red it hit rolls off and into the pocket: a ball at rest set rolling is
+    a stroke under way, and the pot is found."""
+    tracks = sample(pot_scene(), seed=12)
+    w = tracks.ball_names.index("white")
+    pos, state = tracks.position.copy(), tracks.state.copy()
+    pos[:, w] = pos[0, w]
+    state[:, w] = TrackState.SEEN
+    events = infer_tracks(with_tracks(tracks, pos, state), noise_mm=NOISE)
+    assert [(e.ball, e.pocket) for e in events if isinstance(e, Pot)] == [("red1", "top_right")]
+
+
+@pytest.mark.parametrize(("first_seen_s", "potted"), [(1.75, True), (2.05, False)])
+def test_a_ball_first_seen_rolling_is_potted_only_with_a_path(first_seen_s: float, potted: bool) -> None:
+    """The red missed at rest (against a cushion's shade) and picked up only as it rolls:
+    with a path of its own over two fit windows into the mouth it is potted; a glimpse of a
+    few frames before it drops is no path."""
+    tracks = sample(pot_scene(), seed=13)
+    r = tracks.ball_names.index("red1")
+    pos, state = tracks.position.copy(), tracks.state.copy()
+    unseen = tracks.times < first_seen_s
+    pos[unseen, r] = np.nan
+    state[unseen, r] = TrackState.ABSENT
+    events = infer_tracks(with_tracks(tracks, pos, state), noise_mm=NOISE)
+    found = [(e.ball, e.pocket) for e in events if isinstance(e, Pot)]
+    assert found == ([("red1", "top_right")] if potted else [])

@@ -25,10 +25,11 @@ def exits(an: Analysis, final_window: int) -> list[InputEvent]:
     out: list[InputEvent] = []
     f = len(sf.times)
     for b in range(len(sf.ball_names)):
-        if np.isnan(sf.start[b, 0]):
-            continue
         idx = np.flatnonzero(sf.seen[:, b])
-        if len(idx) == 0:
+        # A ball not at rest where the stroke began may have rolled into view during it (the
+        # detector missed it at rest, against a cushion's shade): with a path of its own
+        # over two fit windows it may be potted too. A glimpse or two is no path.
+        if len(idx) == 0 or (np.isnan(sf.start[b, 0]) and len(idx) < 2 * cfg.fit_frames):
             continue
         if idx[-1] < f - final_window:
             ev = exit_after(an, b, int(idx[-1]), off_at_end=bool(sf.absent[-1, b]), for_good=True)

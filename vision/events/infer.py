@@ -323,6 +323,9 @@ class EventInferer:
                     # width away: it was struck. A white picked up by hand is absent instead.
                     self._begin_stroke()
                     return []
+        if self._rolling_off(frames):
+            self._begin_stroke()
+            return []
         out: list[InputEvent] = []
         if len(frames) < cfg.rest_frames:
             return out
@@ -343,6 +346,27 @@ class EventInferer:
             elif self._handled[b] and self._unseen_run[b] == 0:
                 self._handled[b] = False
         return out
+
+    def _rolling_off(self, frames: Sequence[_Frame]) -> bool:
+        """Whether a ball other than the white is rolling away from its rest position (over
+        half a radius from it, further at each of its last three sightings, by more than
+        the noise each time) while the white's track stays put: the white was struck and
+        its track did not follow (stuck on its spot, lost in its streak), for nothing but a
+        contact sets a ball at rest rolling. A hand lifts a ball to re-spot it (absent),
+        and a track that jumps onto something else does so in one frame."""
+        cfg = self.cfg
+        if len(frames) < 3:
+            return False
+        last = frames[-3:]
+        if any(g.index - f.index != 1 for f, g in itertools.pairwise(last)):
+            return False
+        for b in range(len(self.names)):
+            if b == self._white or np.isnan(self.rest[b, 0]) or not all(f.seen[b] for f in last):
+                continue
+            d = [float(np.hypot(*(f.position[b] - self.rest[b]))) for f in last]
+            if d[-1] > cfg.strike_mm and cfg.move_mm < d[0] and d[1] - d[0] > cfg.move_mm < d[2] - d[1]:
+                return True
+        return False
 
     def _unseen_while_on(self, frames: Sequence[_Frame], prev: _Frame) -> bool:
         """Whether the white went unmeasured between ``prev`` and the newest frame while the
