@@ -203,6 +203,9 @@ class CameraFit:
         inlier_fraction: share of observations within :data:`INLIER_MM` after the fit.
         edge_offsets: ``(4,)`` how far inside each cushion face line (:data:`SIDE_ORDER`) the
             detected edge was fitted (mm): the evidence of where on the cushion it lies.
+        shared_offset: the offset the seen faces share (:data:`SHARED_OFFSET`, mm).
+        robust_cost: the soft-L1 cost of every observation, outliers included (mm squared):
+            what a model that explains more points (not only the inliers better) lowers.
     """
 
     camera_matrix: FloatArray
@@ -213,6 +216,7 @@ class CameraFit:
     inlier_fraction: float
     edge_offsets: FloatArray = field(default_factory=lambda: np.zeros(4))
     shared_offset: float = 0.0
+    robust_cost: float = 0.0
 
     @property
     def rotation(self) -> FloatArray:
@@ -531,6 +535,8 @@ def fit_camera(
         raise BaulklineError("the camera fit diverged: the markings found are inconsistent")
     inl = np.abs(res) < INLIER_MM
     rms = float(np.sqrt(np.mean(res[inl] ** 2))) if inl.any() else float("inf")
+    scaled = res / ROBUST_MM
+    cost = float(2 * ROBUST_MM**2 * np.sum(np.sqrt(1 + scaled * scaled) - 1))
     f = math.exp(params[0])
     k = np.array([[f, 0, cxy[0]], [0, f, cxy[1]], [0, 0, 1.0]])
     return CameraFit(
@@ -542,6 +548,7 @@ def fit_camera(
         inlier_fraction=float(inl.mean()),
         edge_offsets=params[8:12].copy(),
         shared_offset=float(params[SHARED_OFFSET]),
+        robust_cost=cost,
     )
 
 
