@@ -216,3 +216,19 @@ def test_a_ball_first_seen_rolling_is_potted_only_with_a_path(first_seen_s: floa
     events = infer_tracks(with_tracks(tracks, pos, state), noise_mm=NOISE)
     found = [(e.ball, e.pocket) for e in events if isinstance(e, Pot)]
     assert found == ([("red1", "top_right")] if potted else [])
+
+
+@pytest.mark.parametrize("glimpses", [1, 2])
+def test_a_glimpse_of_something_else_after_a_pot_keeps_the_pot(glimpses: int) -> None:
+    """The red rolls into the mouth, then its name lights on a cushion's highlight a metre
+    away for a frame or two before it is lost for good: the pot is read from the red's own
+    path, not from where the glimpse vanished."""
+    tracks = sample(pot_scene(), seed=14)
+    r = tracks.ball_names.index("red1")
+    pos, state = tracks.position.copy(), tracks.state.copy()
+    gone = int(np.flatnonzero(state[:, r] == TrackState.ABSENT)[0])
+    for g in range(glimpses):
+        pos[gone + 2 + g, r] = (2400.0 + 40.0 * g, 30.0)
+        state[gone + 2 + g, r] = TrackState.SEEN
+    events = infer_tracks(with_tracks(tracks, pos, state), noise_mm=NOISE)
+    assert [(e.ball, e.pocket) for e in events if isinstance(e, Pot)] == [("red1", "top_right")]

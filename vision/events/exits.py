@@ -33,6 +33,9 @@ def exits(an: Analysis, final_window: int) -> list[InputEvent]:
             continue
         if idx[-1] < f - final_window:
             ev = exit_after(an, b, int(idx[-1]), off_at_end=bool(sf.absent[-1, b]), for_good=True)
+            k_path = _before_glimpse(an, b, idx)
+            if ev is None and k_path != idx[-1]:
+                ev = exit_after(an, b, k_path, off_at_end=False, for_good=True)
             if ev is not None:
                 out.append(ev)
             continue
@@ -47,6 +50,29 @@ def exits(an: Analysis, final_window: int) -> list[InputEvent]:
                 out.append(ev)
                 break
     return out
+
+
+def _before_glimpse(an: Analysis, b: int, idx: npt.NDArray[np.intp]) -> int:
+    """The frame ball ``b`` was last seen on its own path: its last sighting, unless the
+    track jumped further than its own motion takes it (twice its speed over the gap, and
+    two radii) to something else for a glimpse of under a fit window before it was lost
+    for good. A potted ball's name is often taken for a frame or two by a cushion's
+    highlight or a hand: those sightings are no part of the ball's way into the pocket."""
+    sf, cfg = an.sf, an.cfg
+    tail = idx[-(cfg.fit_frames + 1) :]
+    for m in range(len(tail) - 1, 0, -1):
+        a, e = int(tail[m - 1]), int(tail[m])
+        before = idx[idx <= a][-3:]
+        if len(before) < 2:
+            break
+        speed = float(np.hypot(*(sf.position[before[-1], b] - sf.position[before[0], b]))) / float(
+            sf.times[before[-1]] - sf.times[before[0]]
+        )
+        gap = float(sf.times[e] - sf.times[a])
+        step = float(np.hypot(*(sf.position[e, b] - sf.position[a, b])))
+        if step > 2.0 * speed * gap + 2.0 * cfg.radius:
+            return a
+    return int(idx[-1])
 
 
 def speeds_up(t: FloatArray, p: FloatArray, cfg: EventConfig) -> bool:
