@@ -1,4 +1,5 @@
-"""The working scale follows the balls' size, and rendered labels count only visible balls."""
+"""The working scale follows the balls' size, lone balls are placed to a fraction of a pixel,
+and rendered labels count only visible balls."""
 
 from __future__ import annotations
 
@@ -69,3 +70,29 @@ def test_a_ball_is_labelled_only_when_half_of_it_shows(
         mask[y0:y1, x0:x1] = 255
     fraction = _visible_fraction(mask, np.array([box]))
     assert (fraction[0] >= MIN_VISIBLE) == visible
+
+
+def _subsampled_ball(centre: tuple[float, float]) -> np.ndarray:
+    """A red ball (radius 10 px, anti-aliased at a sub-pixel centre) on green cloth, its colour
+    stored at half resolution as video does (4:2:0)."""
+    image = np.full((720, 1280, 3), (40, 30, 60), np.uint8)
+    cv2.rectangle(image, (140, 60), (1140, 660), (30, 160, 20), -1)
+    for u, v in [(300.0, 250.0), (900.0, 260.0), (420.0, 520.0), centre]:
+        cv2.circle(image, (round(u * 16), round(v * 16)), 160, (20, 20, 170), -1, cv2.LINE_AA, shift=4)
+    ycc = cv2.cvtColor(image, cv2.COLOR_BGR2YCrCb)
+    half = cv2.resize(ycc[..., 1:], (640, 360), interpolation=cv2.INTER_AREA)
+    ycc[..., 1:] = cv2.resize(half, (1280, 720), interpolation=cv2.INTER_NEAREST)
+    return np.asarray(cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR), np.uint8)
+
+
+OFFSETS = [(0.0, 0.0), (0.1, 0.3), (0.25, 0.5), (0.5, 0.75), (0.75, 0.25), (0.9, 0.6)]
+
+
+@pytest.mark.parametrize("offset", OFFSETS)
+def test_a_lone_ball_is_placed_to_a_fraction_of_a_pixel_despite_half_resolution_colour(
+    offset: tuple[float, float],
+) -> None:
+    centre = (640.0 + offset[0], 400.0 + offset[1])
+    found = ClassicalDetector(classifier=None).detect(_subsampled_ball(centre))
+    d = np.hypot(*(found.pixel - np.array(centre)).T)
+    assert d.min() < 0.1  # thresholding the colour snapped it by up to 0.37 px
