@@ -233,7 +233,14 @@ def step(
         # The grown gate only admits; the cost measures distance against the un-grown gate, so
         # after an unseen frame the nearest candidate still wins over a look-alike further off.
         near = gate_distance(pred, vel, state.radius, np.zeros_like(state.unseen), det.pixel, mc)
-        cost = np.where(ok, near**2 + (app / cfg.appearance_scale) ** 2, _BIG)
+        # A ball moving more than a radius a frame is a streak (the exposure is most of a frame),
+        # its mean colour mixed with the cloth's in proportion to its travel, so its remembered
+        # (resting) look counts that much less: otherwise a sharp resting ball off its line
+        # outbids its own streak on its line (Task3 clip 6: a struck green). Slower, the look
+        # still tells a ball from the one it struck (clip 16).
+        blur = np.maximum(1.0, np.hypot(vel[:, 0], vel[:, 1]) / np.maximum(state.radius, 1e-6))
+        scale = cfg.appearance_scale * np.nan_to_num(blur, nan=1.0)[:, None]
+        cost = np.where(ok, near**2 + (app / scale) ** 2, _BIG)
         rows, cols = linear_sum_assignment(cost)
         good = cost[rows, cols] < _BIG
         match[rows[good]] = cols[good]
