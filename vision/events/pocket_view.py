@@ -126,8 +126,8 @@ class PocketView:
         h, w = image.shape[:2]
         samples: list[FloatArray | None] = []
         for px in self._pixels:
-            u = np.round(px[:, 0]).astype(np.int64)
-            v = np.round(px[:, 1]).astype(np.int64)
+            u = np.round(np.nan_to_num(px[:, 0], nan=-1.0)).astype(np.int64)
+            v = np.round(np.nan_to_num(px[:, 1], nan=-1.0)).astype(np.int64)
             ok = (u >= 0) & (u < w) & (v >= 0) & (v < h)
             samples.append(image[v[ok], u[ok]].astype(np.float64) if ok.sum() >= 10 else None)
         if self._chroma is None:
@@ -177,12 +177,12 @@ class PocketWatch:
             return None
         try:
             anchors = np.asarray(to_pixels(self._centres), dtype=np.float64)
+            if not np.isfinite(anchors).all():
+                return None
+            moved = self._anchors is None or float(np.max(np.abs(anchors - self._anchors))) > MOVED_PX
+            if self._view is None or moved:
+                self._view = PocketView(to_pixels, self.table)
+                self._anchors = anchors
         except (ValueError, RuntimeError, BaulklineError):
-            return None  # not calibrated (yet, or any more)
-        if not np.isfinite(anchors).all():
-            return None
-        moved = self._anchors is None or float(np.max(np.abs(anchors - self._anchors))) > MOVED_PX
-        if self._view is None or moved:
-            self._view = PocketView(to_pixels, self.table)
-            self._anchors = anchors
+            return None  # not calibrated (yet, or any more), or a projection it cannot make
         return self._view.update(image)
