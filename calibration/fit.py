@@ -399,7 +399,10 @@ def _solve(
         rr = r[:-_N_PRIOR] / ROBUST_MM
         return float(2 * ROBUST_MM**2 * np.sum(np.sqrt(1 + rr * rr) - 1) + np.sum(r[-_N_PRIOR:] ** 2))
 
-    def evaluate(at: FloatArray) -> FloatArray:
+    def evaluate(at: FloatArray, jacobian: bool = True) -> FloatArray:
+        """Residuals at ``at`` (row 0), and with ``jacobian`` at its forward steps."""
+        if not jacobian:
+            return _all_residuals(at[None], flat, cxy, f0, weights, seen, shared_weight)
         batch = np.repeat(at[None], len(cam) + 1, axis=0)
         batch[np.arange(1, len(cam) + 1), cam] += _STEPS[cam]
         return _all_residuals(batch, flat, cxy, f0, weights, seen, shared_weight)
@@ -408,7 +411,7 @@ def _solve(
     r = allr[0]
     cost = cost_of(r)
     small = False
-    for _ in range(iterations):
+    for it in range(iterations):
         jac = np.concatenate([(allr[1:] - r[None]).T / _STEPS[cam][None], lin], axis=1)
         w = np.ones_like(r)
         w[:-_N_PRIOR] = 1.0 / np.sqrt(1.0 + (r[:-_N_PRIOR] / ROBUST_MM) ** 2)
@@ -424,11 +427,15 @@ def _solve(
                 continue
             trial = x.copy()
             trial[np.concatenate([cam, offs])] += step
-            trial_all = evaluate(trial)
-            trial_cost = cost_of(trial_all[0])
+            # A trial is judged on its own residuals; the Jacobian's forward steps are only
+            # paid for once it is accepted and another iteration will use them.
+            trial_r = evaluate(trial, jacobian=False)[0]
+            trial_cost = cost_of(trial_r)
             if np.isfinite(trial_cost) and trial_cost < cost:
                 small = cost - trial_cost < 1e-4 * cost  # a hundredth of a percent: done
-                x, allr, r, cost = trial, trial_all, trial_all[0], trial_cost
+                x, r, cost = trial, trial_r, trial_cost
+                if not small and it + 1 < iterations:
+                    allr = evaluate(x)
                 lam = max(lam / 5, 1e-9)
                 improved = True
                 break
