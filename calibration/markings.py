@@ -390,40 +390,26 @@ def homography_projector(hom: Homography) -> ToImage:
     return project
 
 
+def _vertex(values: FloatArray, i: npt.NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
+    """Sub-sample position of each row's peak at whole-sample index ``i`` (a parabola through
+    it and its neighbours, moved at most half a sample), and the peak sample's value."""
+    rows = np.arange(len(values))
+    a, b, c = values[rows, i - 1], values[rows, i], values[rows, i + 1]
+    with np.errstate(invalid="ignore"):
+        denom = a - 2 * b + c
+        ok = np.isfinite(a) & np.isfinite(c) & (denom < 0)
+        off = np.where(ok, 0.5 * (a - c) / np.where(ok, denom, 1.0), 0.0)
+    out: FloatArray = i + np.clip(off, -0.5, 0.5)
+    return out, b
+
+
 def _peak(values: FloatArray, start: npt.NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
     """Sub-sample index and height of each row's maximum at or after ``start``."""
-    n, m = values.shape
+    m = values.shape[1]
     cols = np.arange(m)[None, :]
     masked = np.where((cols >= start[:, None]) & np.isfinite(values), values, -np.inf)
     i = np.clip(np.argmax(masked, axis=1), 1, m - 2)
-    rows = np.arange(n)
-    a, b, c = masked[rows, i - 1], masked[rows, i], masked[rows, i + 1]
-    with np.errstate(invalid="ignore"):
-        denom = a - 2 * b + c
-        ok = np.isfinite(a) & np.isfinite(c) & (denom < 0)
-        off = np.where(ok, 0.5 * (a - c) / np.where(ok, denom, 1.0), 0.0)
-    return i + np.clip(off, -0.5, 0.5), b
-
-
-def _innermost_peak(values: FloatArray, start: npt.NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
-    """Sub-sample index and height of each row's LAST local maximum at or after ``start`` that
-    is at least half the row's largest (rows run from outside the table in towards the bed)."""
-    n, m = values.shape
-    cols = np.arange(m)[None, :]
-    v = np.where((cols >= start[:, None]) & np.isfinite(values), values, -np.inf)
-    top = v.max(axis=1, keepdims=True)
-    left = np.concatenate([np.full((n, 1), -np.inf), v[:, :-1]], axis=1)
-    right = np.concatenate([v[:, 1:], np.full((n, 1), -np.inf)], axis=1)
-    cand = (v >= left) & (v >= right) & (v >= 0.5 * top) & np.isfinite(v)
-    i = np.clip(m - 1 - np.argmax(cand[:, ::-1], axis=1), 1, m - 2)
-    rows = np.arange(n)
-    a, b, c = v[rows, i - 1], v[rows, i], v[rows, i + 1]
-    with np.errstate(invalid="ignore"):
-        denom = a - 2 * b + c
-        ok = np.isfinite(a) & np.isfinite(c) & (denom < 0)
-        off = np.where(ok, 0.5 * (a - c) / np.where(ok, denom, 1.0), 0.0)
-    b = np.where(cand.any(axis=1), b, -np.inf)
-    return i + np.clip(off, -0.5, 0.5), b
+    return _vertex(masked, i)
 
 
 #: Where along each cushion the nose is sampled (mm from the corner): clear of the pockets.
@@ -481,16 +467,8 @@ def cloth_coloured(image: UInt8Array, px: FloatArray, hue: int) -> npt.NDArray[n
 
 def _refine(values: FloatArray, idx: FloatArray) -> FloatArray:
     """Sub-sample peak position of ``values`` around the whole-sample index ``idx`` per row."""
-    n, m = values.shape
-    i = np.clip(np.round(idx).astype(np.intp), 1, m - 2)
-    rows = np.arange(n)
-    a, b, c = values[rows, i - 1], values[rows, i], values[rows, i + 1]
-    with np.errstate(invalid="ignore"):
-        denom = a - 2 * b + c
-        ok = np.isfinite(a) & np.isfinite(c) & (denom < 0)
-        off = np.where(ok, 0.5 * (a - c) / np.where(ok, denom, 1.0), 0.0)
-    out: FloatArray = i + np.clip(off, -0.5, 0.5)
-    return out
+    i = np.clip(np.round(idx).astype(np.intp), 1, values.shape[1] - 2)
+    return _vertex(values, i)[0]
 
 
 def _took_rail(
