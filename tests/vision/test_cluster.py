@@ -203,3 +203,21 @@ def test_a_still_is_detected_alike_after_any_other(first: list[tuple[float, floa
     again = reused.detect(still)
     fresh = ClassicalDetector(classifier=None).detect(still)
     assert np.allclose(again.pixel, fresh.pixel)
+
+
+@pytest.mark.parametrize(
+    ("colour", "depth", "named"),
+    [
+        ((40, 140, 40), 1.6, False),  # a patch of the cloth's own hue by the cushion: its nose
+        ((40, 140, 40), 6.0, True),  # the same in open cloth is never judged by colour alone
+        ((200, 60, 20), 1.6, True),  # a blue ball against the cushion is a ball
+    ],
+)
+def test_cloth_coloured_blobs_by_the_cushion_are_not_balls(
+    colour: tuple[int, int, int], depth: float, named: bool
+) -> None:
+    image = _table(LONE)
+    place = (400.0, 60.0 + depth * RADIUS)  # the bed's top edge is at row 60
+    cv2.circle(image, (round(place[0]), round(place[1])), round(RADIUS), colour, -1, cv2.LINE_AA)
+    found = ClassicalDetector().detect(image)
+    assert bool(np.any(np.hypot(*(found.pixel - np.array(place)).T) < RADIUS)) == named

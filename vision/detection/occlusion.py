@@ -134,7 +134,8 @@ def cut_out(
 def cloth_shade(
     model: ClothModel, centres: FloatArray, radii: FloatArray, feats: FloatArray, cut: BoolArray
 ) -> BoolArray:
-    """Detections that are cloth: the cloth's colour, near a pocket or cut from a cushion.
+    """Detections that are cloth: the cloth's colour, near a pocket or cut from a cushion
+    (``cut``: pieces cut from a blob, and anything by the bed's outline).
 
     Why: the cloth falling into a corner pocket is in the jaws' shade, a ball-sized dark patch
     the pocket's position (fitted to the bed's outline, off by a radius or two at the far end)
