@@ -34,7 +34,7 @@ import dataclasses
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
@@ -82,11 +82,12 @@ class _Frame:
     position: FloatArray
     state: npt.NDArray[np.int8]
     hidden: FloatArray | None = None
+    #: Which balls were measured in this frame; computed once (it is read for every ball of
+    #: every buffered frame, each frame: as a property it was most of the inferer's time).
+    seen: npt.NDArray[np.bool_] = field(init=False, repr=False, compare=False)
 
-    @property
-    def seen(self) -> npt.NDArray[np.bool_]:
-        out: npt.NDArray[np.bool_] = self.state == TrackState.SEEN
-        return out
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "seen", self.state == int(TrackState.SEEN))
 
 
 class EventInferer:
