@@ -30,6 +30,11 @@ from vision.synthetic.timeline import Timeline
 CENTRE_Y = TABLE.centre_line_y
 
 
+#: The cases beyond one of each kind, and the property test of contact timing: each runs
+#: physics simulations for a second or more; `pytest -m 'not slow'` keeps one case per kind.
+SLOW = pytest.mark.slow
+
+
 def run(
     tl: Timeline,
     fps: float = 30.0,
@@ -97,7 +102,10 @@ def two_in_one_frame(delta_mm: float) -> Timeline:
     return simulate(start, (2000.0, 0.0))
 
 
-@pytest.mark.parametrize(("delta_mm", "fps", "seed"), [(14.0, 30.0, 1), (10.0, 30.0, 2), (9.0, 60.0, 4)])
+@pytest.mark.parametrize(
+    ("delta_mm", "fps", "seed"),
+    [(14.0, 30.0, 1), pytest.param(10.0, 30.0, 2, marks=SLOW), pytest.param(9.0, 60.0, 4, marks=SLOW)],
+)
 def test_two_contacts_in_one_frame_first_hit_right(delta_mm: float, fps: float, seed: int) -> None:
     tl = two_in_one_frame(delta_mm)
     t_true, first_true = first_white_hits(list(tl.events))
@@ -109,7 +117,10 @@ def test_two_contacts_in_one_frame_first_hit_right(delta_mm: float, fps: float, 
     assert abs(t_inf - t_true) < 0.25 / fps
 
 
-@pytest.mark.parametrize(("delta_mm", "fps", "seed"), [(5.0, 30.0, 3), (3.0, 30.0, 6), (2.0, 60.0, 7)])
+@pytest.mark.parametrize(
+    ("delta_mm", "fps", "seed"),
+    [(5.0, 30.0, 3), pytest.param(3.0, 30.0, 6, marks=SLOW), pytest.param(2.0, 60.0, 7, marks=SLOW)],
+)
 def test_contacts_closer_than_the_tolerance_are_never_misordered(
     delta_mm: float, fps: float, seed: int
 ) -> None:
@@ -149,7 +160,7 @@ def test_cushion_then_ball() -> None:
     assert abs(seq[0].t - true_cushion) < 0.5 / 30.0
 
 
-@pytest.mark.parametrize("hide_at_end", [False, True])
+@pytest.mark.parametrize("hide_at_end", [pytest.param(False, marks=SLOW), True])
 def test_ball_hidden_far_from_pockets_is_not_potted(hide_at_end: bool) -> None:
     start = {"white": (800.0, 900.0), "red1": (1300.0, 900.0)}
     tl = simulate(start, (1500.0, 0.0))
@@ -241,7 +252,9 @@ def test_touching_measured_at_rest(gap: float, touching: bool) -> None:
     assert (frozenset({"white", "red1"}) in pairs) is touching
 
 
-@pytest.mark.parametrize(("noise", "fps"), [(1.0, 30.0), (2.0, 30.0), (1.0, 60.0)])
+@pytest.mark.parametrize(
+    ("noise", "fps"), [(2.0, 30.0), pytest.param(1.0, 30.0, marks=SLOW), pytest.param(1.0, 60.0, marks=SLOW)]
+)
 def test_rest_hysteresis_with_noise(noise: float, fps: float) -> None:
     start = {"white": (800.0, 700.0), "red1": (2000.0, 1300.0), "blue": TABLE.spots[Colour.BLUE]}
     tl = simulate(start, (900.0, 300.0), tail=4.0)
@@ -320,7 +333,9 @@ def test_only_an_ambiguous_white_gap_holds_the_rest_up(
     assert len(latency) == 1 and (latency[0] > 0.5) is waits
 
 
-@pytest.mark.parametrize(("t_strike", "seed"), [(0.25, 16), (0.3, 17), (0.5, 2538)])
+@pytest.mark.parametrize(
+    ("t_strike", "seed"), [(0.25, 16), pytest.param(0.3, 17, marks=SLOW), pytest.param(0.5, 2538, marks=SLOW)]
+)
 def test_stroke_soon_after_the_clip_opens_is_found(t_strike: float, seed: int) -> None:
     """A clip opening shortly before a stroke (less than a rest window) still has its frame
     start before the strike and the stroke's contact."""
@@ -334,7 +349,8 @@ def test_stroke_soon_after_the_clip_opens_is_found(t_strike: float, seed: int) -
 
 
 @pytest.mark.parametrize(
-    ("hide_from", "hide_for", "seed"), [(0.45, 0.3, 18), (0.45, 1.0, 19), (0.5, 1.5, 20)]
+    ("hide_from", "hide_for", "seed"),
+    [(0.45, 0.3, 18), pytest.param(0.45, 1.0, 19, marks=SLOW), pytest.param(0.5, 1.5, 20, marks=SLOW)],
 )
 def test_white_lost_while_it_moves_still_starts_the_stroke(
     hide_from: float, hide_for: float, seed: int
@@ -359,6 +375,7 @@ def test_white_lost_while_it_moves_still_starts_the_stroke(
 # test (the stroke used to be lost) whose timestamps also gave a frame rate of 30.000000000000007.
 @settings(max_examples=5, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @example(speed=1200.0, offset=0.0, angle=0.0, fps=30.0, seed=2538)
+@SLOW
 @given(
     speed=st.floats(1200.0, 4000.0),
     offset=st.floats(-0.8, 0.8),
