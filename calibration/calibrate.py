@@ -555,7 +555,7 @@ def _calibrate(image: UInt8Array) -> Calibration:
     # 3. Which end is baulk: the end where the baulk-line and D show, checked against the colours
     # on their spots (never image position).
     project = _projector(fit)
-    ends = [end_patch(image, project, flip) for flip in (False, True)]
+    ends = [end_patch(image, project, flip, coarse=True) for flip in (False, True)]
     scores = [marking_score(p) for p in ends]
     choice = choose_end(scores[0][0], scores[1][0], spot_votes(image, project))
     if choice is None:

@@ -34,6 +34,10 @@ HALF = 150.0
 #: Sample spacing along the cushion (mm).
 STEP = 2.0
 
+#: The rows of one cushion must agree on its pocket's centre to within this (mm), at least two
+#: of them: a row that found the symmetry of a ball, a cue or a hand beside the mouth does not.
+AGREE_MM = 12.0
+
 #: A centre is taken only where the profile is this much more symmetric about it than about
 #: the median candidate, and the pocket stands out (grey levels of spread along the row).
 SHARPNESS = 0.5
@@ -72,10 +76,19 @@ def middle_points(image: UInt8Array, to_image: ToImage) -> FloatArray:
     grid = np.stack(np.broadcast_arrays(xs[None, :], ys[:, None]), axis=-1)  # (rows, len(xs), 2)
     profiles = sample(image, to_image(grid.reshape(-1, 2), NOSE_HEIGHT).reshape(grid.shape))
     found = []
-    for y, prof in zip(ys, profiles, strict=True):
-        centre = _symmetry_centre(prof)
-        if centre is not None:
-            found.append([float(np.interp(centre, np.arange(len(xs)), xs)), y])
+    for side in range(2):  # the rows of one long cushion, then the other's
+        rows = slice(side * len(ROWS), (side + 1) * len(ROWS))
+        here = []
+        for y, prof in zip(ys[rows], profiles[rows], strict=True):
+            centre = _symmetry_centre(prof)
+            if centre is not None:
+                here.append([float(np.interp(centre, np.arange(len(xs)), xs)), y])
+        if len(here) < 2:
+            continue
+        pts = np.asarray(here)
+        agree = np.abs(pts[:, 0] - np.median(pts[:, 0])) <= AGREE_MM
+        if agree.sum() >= 2:
+            found.extend(pts[agree].tolist())
     if not found:
         return np.zeros((0, 2))
     out: FloatArray = to_image(np.asarray(found, dtype=np.float64), NOSE_HEIGHT)
