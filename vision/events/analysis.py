@@ -143,10 +143,19 @@ class Analysis:
         w = self.cfg.fit_frames
         t, p = self.samples(b, 0, k_end)
         bounds = [-math.inf, *self.breaks[b]]
+        highs = [*bounds[1:], math.inf]
+        # Only the segments from the last one with two samples on matter (that one's fit
+        # replaces whatever came before): fitting every earlier one cost a fit per contact
+        # per call, quadratic in the contacts of a break-off's pack.
+        first = 0
+        for s in range(len(bounds) - 1, -1, -1):
+            if int(np.count_nonzero((t > bounds[s]) & (t <= highs[s]))) >= 2:
+                first = s
+                break
         model: Motion | None = None
         fresh = False
-        for s, lo in enumerate(bounds):
-            hi = bounds[s + 1] if s + 1 < len(bounds) else math.inf
+        for s in range(first, len(bounds)):
+            lo, hi = bounds[s], highs[s]
             sel = (t > lo) & (t <= hi)
             n = int(sel.sum())
             if n >= 2:
