@@ -21,12 +21,15 @@ The steps:
    in a pack, which passes the blow on). Near misses fail. A ball at rest set clearly
    moving with no contact found was hit by a moving ball the tracker lost, or whose track
    followed something else, then: the one next measured within reach.
-4. **Pots.** A ball unseen at the end whose last fitted path crosses a pocket's mouth line
-   heading in was potted in that pocket, unless its track gained speed on the way (a hand,
-   not a ball); one that vanished elsewhere (behind a player) is still on the table; one
-   that stayed off the cloth past a mouth for a rest window was potted even if a track of
-   its name shows up later (a ghost); one that the tracker says left the cloth near a
-   cushion, moving out, went off the table.
+4. **Pots** (:mod:`vision.events.exits`). A ball unseen at the end whose last fitted path
+   crosses a pocket's mouth line heading in was potted in that pocket, unless its track
+   gained speed on the way (a hand, not a ball) or a player covered that pocket's approach
+   as it vanished (:mod:`vision.events.pocket_view`). One lost in the pocket's shade short
+   of the mouth, rolling in at a speed that carries it there, is potted when the camera saw
+   the approach clear until it would have dropped. One that vanished elsewhere (behind a
+   player) is still on the table; one that stayed off the cloth past a mouth for a rest
+   window was potted even if a track of its name shows up later (a ghost); one that the
+   tracker says left the cloth near a cushion, moving out, went off the table.
 """
 
 from __future__ import annotations
