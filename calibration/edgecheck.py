@@ -4,7 +4,10 @@ edges that are visible in the picture?
 Independent of the fitter on purpose: the fitter's residual measures its own detected points
 against its own model, so a detector bias (the wrong edge found) would pass unnoticed. Here the
 fitted camera projects each cushion line (clear of the pocket jaws) at the height its edge is
-seen at (:func:`calibration.fit.edge_height`), and along the image normal of that projected
+seen at (:func:`calibration.fit.edge_height`), a cushion whose face the camera sees moved by the
+one offset the calibration fitted for all such faces (``Calibration.edge_offset_mm``: where on
+the cushion's profile its visible step lies, within about a pixel; one number for three or four
+sides, so a wrong camera cannot hide in it), and along the image normal of that projected
 line the brightness profile of the ORIGINAL frame is searched for the strongest edge within
 :data:`SEARCH_PX`. The signed pixel distance to that edge is the error of the sample. Samples
 where no clear edge exists (a player, a cue, the score bar, a ball on the cushion) are left out
