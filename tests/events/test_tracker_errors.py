@@ -232,3 +232,22 @@ def test_a_glimpse_of_something_else_after_a_pot_keeps_the_pot(glimpses: int) ->
         state[gone + 2 + g, r] = TrackState.SEEN
     events = infer_tracks(with_tracks(tracks, pos, state), noise_mm=NOISE)
     assert [(e.ball, e.pocket) for e in events if isinstance(e, Pot)] == [("red1", "top_right")]
+
+
+def test_a_track_jumping_into_a_pocket_faster_than_any_ball_is_no_pot() -> None:
+    """The white hits the red, and the red's name is next seen once at the far pocket's
+    mouth, 1.7 m away, a frame later (a highlight taken for it), then lost: a path of
+    50 m/s is faster than any ball moves, so no pot is read from it."""
+    tracks = sample(pot_scene(), seed=15)
+    r = tracks.ball_names.index("red1")
+    pos, state = tracks.position.copy(), tracks.state.copy()
+    moved = np.flatnonzero(np.hypot(*(pos[:, r] - pos[0, r]).T) > 20.0)  # hit by the white
+    k = int(moved[0])
+    mouth = np.array(TABLE.pockets["top_left"].mouth_midpoint)
+    d = (mouth - pos[0, r]) / np.hypot(*(mouth - pos[0, r]))
+    pos[k, r] = mouth - d * 30.0
+    state[k, r] = TrackState.SEEN
+    pos[k + 1 :, r] = np.nan
+    state[k + 1 :, r] = TrackState.ABSENT
+    events = infer_tracks(with_tracks(tracks, pos, state), noise_mm=NOISE)
+    assert [e for e in events if isinstance(e, Pot)] == []

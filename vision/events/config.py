@@ -19,6 +19,10 @@ from vision.events.pocket_view import APPROACH_MM
 SLIDING_FRICTION = 0.2
 #: Gravity (mm/s^2).
 GRAVITY = 9810.0
+#: The fastest a ball moves on the cloth (mm/s): a power break-off sends the white at about
+#: 10 m/s (issue 5), and a struck ball leaves no faster than what hit it. A track's path any
+#: faster follows something else (a jump onto a highlight, a hand).
+MAX_BALL_SPEED = 12000.0
 #: Rolling resistance of a ball on the cloth (dimensionless): how far a rolling ball still
 #: goes (``v^2 / (2 mu g)``), which bounds how far past its last sighting a ball can reach.
 ROLLING_RESISTANCE = 0.013

@@ -9,7 +9,7 @@ import numpy.typing as npt
 
 from adjudicator.eventlog import InputEvent, OffTable, Pot
 from vision.events.analysis import Analysis
-from vision.events.config import GRAVITY, ROLLING_RESISTANCE, EventConfig
+from vision.events.config import GRAVITY, MAX_BALL_SPEED, ROLLING_RESISTANCE, EventConfig
 from vision.events.geometry import PocketEntry, nearest_cushion, pocket_entry
 from vision.events.kinematics import Motion
 
@@ -181,6 +181,8 @@ def exit_after(
     since = t_s >= (struck[-1] if struck else -math.inf)
     if model is None or model.is_still or speeds_up(t_s[since][-4 * w :], p_s[since][-4 * w :], cfg):
         return None
+    if float(np.hypot(*model.velocity(t_last))) > MAX_BALL_SPEED:
+        return None  # faster than any ball: the track jumped (often one sighting after a contact)
     horizon = 3.0 * cfg.dt
     # The fit since the last contact, then the last three samples alone: a ball that
     # glanced off a jaw just before it dropped is only on its final line in those.
