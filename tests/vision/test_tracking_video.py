@@ -95,3 +95,37 @@ def test_creeping_ball_is_not_frozen(speed: float) -> None:
     for f in range(n):
         st = vt.process(_frame(100.0 + speed * f))
     assert abs(st.pos[0, 0] - (100.0 + speed * (n - 1))) < 0.5 * R
+
+
+class _Exact:
+    """A detector that measures one known ball exactly, in the colour it is given."""
+
+    def __init__(self, centre: tuple[float, float], colour: int) -> None:
+        self.centre = centre
+        self.colour = colour
+
+    def detect(self, image: Image, roi: tuple[int, int, int, int] | None = None) -> BallDetections:
+        return BallDetections.build(np.array([self.centre]), np.array([R]), colour=np.array([self.colour]))
+
+
+@pytest.mark.parametrize(("colour", "settles"), [(1, True), (-1, False)])
+@pytest.mark.parametrize("shift", [(2.0, 1.5), (-3.0, 2.0)])
+def test_ball_come_to_rest_takes_the_detector_centre(
+    colour: int, settles: bool, shift: tuple[float, float]
+) -> None:
+    """A resting ball of known colour takes the detector's centre (within ``settle_radii`` of its
+    searched one) once it is at rest, at rest; one of unknown colour keeps its searched centre."""
+    frame = np.zeros((240, 320, 3), np.uint8)
+    frame[:] = CLOTH
+    cv2.circle(frame, (100, 120), round(R), RED, -1)
+    detector_says = (100.0 + shift[0], 120.0 + shift[1])
+    px = np.array([[100.0, 120.0]])
+    seed = TrackerState.seed(
+        ["red1"], px, [R], colour=[colour], appearance=disc_appearance(frame, px, np.array([R]))
+    )
+    vt = VideoTracker(_Exact(detector_says, colour), Tracker(seed), ScheduleConfig(full_every=0))
+    for _ in range(5):
+        st = vt.process(frame)
+    err = float(np.linalg.norm(st.pos[0] - np.array(detector_says)))
+    assert (err < 0.01) == settles
+    assert np.hypot(*st.vel[0]) < 0.1
