@@ -13,8 +13,8 @@ projection of the yellow and green spots lands within 100 mm of the true ones.
 
 Real: every Task1 frame and the first frame of every Task2 clip: success, orientation (the
 broadcast camera stands beyond the top cushion, so its x exceeds the table's length), and the
-independent cushion-edge check (:mod:`calibration.edgecheck`); overlays go to
-``out/calibration-overlays/``.
+cushion-edge check (:mod:`calibration.edgecheck`: seen faces at the calibration's one shared
+edge offset, whose value per frame is listed); overlays go to ``out/calibration-overlays/``.
 
 Speed: ``calibrate_image`` on a 1080p rendered frame and on a Task1 frame resized to 1080p
 (median of repeats, wall-clock and process CPU time), and the video re-check per frame.
@@ -147,6 +147,7 @@ def real() -> str:
     failed: list[str] = []
     wrong: list[str] = []
     medians: list[float] = []
+    shared: list[float] = []
     rows = []
     for name, im in frames:
         try:
@@ -158,8 +159,10 @@ def real() -> str:
             wrong.append(name)
         chk = check_cushion_edges(im, cal)
         medians.append(chk.median_px)
+        shared.append(cal.edge_offset_mm)
         rows.append(
-            f"| {name} | {chk.median_px:.2f} | {chk.valid} | {cal.residual_mm:.2f} | {cal.confidence:.2f} |"
+            f"| {name} | {chk.median_px:.2f} | {chk.valid} | {cal.edge_offset_mm:+.1f} | "
+            f"{cal.residual_mm:.2f} | {cal.confidence:.2f} |"
         )
         out = OVERLAYS / (name.replace("/", "_").replace(" ", "_").replace(".", "_") + ".jpg")
         cv2.imwrite(str(out), draw_calibration(im, cal))
@@ -170,13 +173,16 @@ def real() -> str:
         "- cushion-edge check (median |px| over unoccluded samples per frame): "
         f"median {np.median(m):.2f} px, "
         f"worst frame {np.max(m):.2f} px, frames over 3 px: {int(np.sum(m > 3))}",
+        "- fitted edge offset shared by the seen cushion faces (mm, negative: the visible step lies "
+        f"outside the nose line): median {np.median(shared):+.1f}, range {np.min(shared):+.1f} to "
+        f"{np.max(shared):+.1f}",
         f"- failures: {'; '.join(failed) if failed else 'none'}",
         "- overlays: `out/calibration-overlays/` (not committed)",
         "",
         "<details><summary>per frame</summary>",
         "",
-        "| frame | edge median (px) | samples | residual (mm) | confidence |",
-        "|---|---|---|---|---|",
+        "| frame | edge median (px) | samples | edge offset (mm) | residual (mm) | confidence |",
+        "|---|---|---|---|---|---|",
         *rows,
         "",
         "</details>",
