@@ -47,9 +47,10 @@ SEED0 = 50000
 NOTES = (
     "Held out? Seeds 50000+ (this run's default) and 60000+ had their misses examined while the "
     "inferer was developed, so they are not held out any more; `--seed 70000` was the never-seen "
-    "check (at commit a9ad1ab: pots F1 1.000, first ball hit 0.990, simultaneous 25/26, touching "
-    "0.963 / 1.000, referee's calls 0.987). These tracks come from the physics with Gaussian noise "
-    "and dropouts, not from the video tracker: the real-footage figures are in the task2 section."
+    "check (at commits a9ad1ab and 4325bc3 alike: 300 strokes, pots F1 1.000, first ball hit 0.990, "
+    "simultaneous 25/26, touching 0.963 / 1.000, referee's calls 0.987). These tracks come from "
+    "the physics with Gaussian noise and dropouts, not from the video tracker: the real-footage "
+    "figures are in the task2 section."
 )
 FPS_CHOICES = (25.0, 30.0, 50.0, 60.0)
 
