@@ -129,3 +129,17 @@ def test_ball_come_to_rest_takes_the_detector_centre(
     err = float(np.linalg.norm(st.pos[0] - np.array(detector_says)))
     assert (err < 0.01) == settles
     assert np.hypot(*st.vel[0]) < 0.1
+
+
+@pytest.mark.parametrize("share", [0.4, 0.5])
+def test_white_brighter_than_remembered_is_found(share: float) -> None:
+    """A white remembered as a darker blend with the cloth (taken in shade, or with cloth at its
+    rim) is still found where it shows brighter: nothing of its colour lies beyond it."""
+    white = (235, 240, 240)
+    img = np.zeros((100, 120, 3), np.uint8)
+    img[:] = CLOTH
+    cv2.circle(img, (60, 50), round(R), white, -1)
+    remembered = share * _lab(white) + (1 - share) * _lab(CLOTH)
+    found = search(img, (0, 0, 120, 100), remembered, R).pixel
+    assert len(found) == 1
+    assert np.linalg.norm(found[0] - np.array([60.0, 50.0])) < 1.5

@@ -99,7 +99,12 @@ def search(
     t = np.einsum("ijk,k->ij", d, u) / max(sep * sep, 1e-6)
     off = (d - t[..., None] * u) * _SHADE
     perp = np.sqrt(np.einsum("ijk,ijk->ij", off, off))
-    inside = (t > mix) & (t < _T_MAX) & (perp < 0.3 * sep + 8.0)
+    # A ball much lighter than the cloth (the white, the yellow, the pink) has nothing lighter of
+    # its own colour beyond it: its remembered mean may be a darker blend (taken in shade or
+    # with cloth at its rim), and in brighter light all of it lies past ``_T_MAX`` (Task3 clip 3:
+    # the white under the far cushion's lights at t 1.6-2.0 went unseen for 15 frames).
+    t_max = _T_MAX_LIGHT if float(colour[0] - ref[0]) > 20.0 else _T_MAX
+    inside = (t > mix) & (t < t_max) & (perp < 0.3 * sep + 8.0)
     # Lightness is down-weighted above (shading), but a pixel on the wrong side of the cloth's
     # lightness is no part of this ball: a hand or cuff (lighter than the cloth) is not a red or
     # the black (darker), however the chroma mixes. A ball lighter than the cloth (the white, the
@@ -222,6 +227,8 @@ def _wdist(lab: npt.NDArray[np.float32], ref: npt.NDArray[np.float32]) -> npt.ND
 #: Largest position along the cloth-to-ball colour segment that is still the ball: a pixel
 #: "beyond" the ball's mean colour is its lit side (the mean is taken without the highlight).
 _T_MAX = 1.8
+#: The same for a ball much lighter than the cloth (see :func:`search`).
+_T_MAX_LIGHT = 3.0
 
 #: How much darker than the cloth (as a share of the ball's own lift above it) the shaded
 #: side of a ball lighter than the cloth may be.
