@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from calibration.errors import BaulklineError
     from vision.balls_stage import LiveBalls
     from vision.events.infer import EventInferer
+    from vision.events.pocket_view import PocketWatch
     from vision.source import FrameSource
     from vision.tracking.video import ScheduleConfig
 
@@ -44,6 +45,9 @@ def run(args: argparse.Namespace) -> int:
     fps = source.fps
     balls = LiveBalls.create(fps, args.calibration, ScheduleConfig(full_every=args.full_every))
     inferer: EventInferer | None = None
+    # The same pocket view as the referee pipeline: a pot is read from a path into a mouth the
+    # camera saw clear, never from a ball vanishing behind an arm (vision.events.exits).
+    watch = PocketWatch()
     bar = _Progress(source.frame_count) if sys.stderr.isatty() else None
     to_stdout = args.events is not None and str(args.events) == "-"
     try:
@@ -62,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
                 continue
             if inferer is None:
                 inferer = EventInferer(tracked.names, fps=fps, noise_mm=balls.noise_mm)
-            for ev in inferer.update(fr.index, fr.t, tracked.position, tracked.state):
+            hidden = watch.update(fr.image, balls.table_to_pixels)
+            for ev in inferer.update(fr.index, fr.t, tracked.position, tracked.state, hidden):
                 writer.write(event_to_dict(ev))
     finally:
         if inferer is not None and writer is not None:
