@@ -94,6 +94,19 @@ HIDDEN_OFFSET_WEIGHT = 0.3
 #: much (:func:`shared_offset_weight`).
 SHARED_OFFSET_SD_PX = 1.0
 
+#: ... and never beyond this many pixels at the table's middle (:func:`shared_offset_bound`).
+#: The Gaussian prior alone does not bind: it is one row against hundreds of cushion points.
+#: On real footage, where the cushion's profile, the lens and the cloth's markings disagree by
+#: more than a detector's bias, the offset wandered to -29..+35 mm (10 px and more) and took the
+#: table's scale with it: the face lines (what the overlay draws and issue 4 checks) went from a
+#: median 1.25 to 2.50 px off the visible edges, 24 of 73 frames over 3 px. What the offset is
+#: for is the detector's sub-pixel bias on a crisp step (half a pixel at most on synthetic
+#: frames); bounded at a quarter of a pixel it keeps most of the synthetic gain (seeds 0-39: pinned
+#: at 0 3.62 mm, a quarter pixel 2.95, unbounded 3.02) and leaves the real face lines where they
+#: were pinned (median 1.25 px; 0 of 73 frames over 3 px). Half a pixel already cost the real
+#: check (face lines median 1.50 px, 2 frames over 3 px), so real footage sets the bound.
+SHARED_OFFSET_BOUND_PX = 0.25
+
 
 #: Residuals beyond this (mm) count as outliers in the inlier fraction.
 INLIER_MM = 15.0
@@ -320,9 +333,20 @@ def shared_offset_weight(focal: float, centre: npt.ArrayLike) -> float:
     """Prior weight (mm of residual per mm) of the seen faces' shared offset for a camera of
     focal length ``focal`` (px) at ``centre`` (table mm): :data:`SHARED_OFFSET_SD_PX` pixels at
     the table's middle, against one marking point's noise (:data:`ROBUST_MM`)."""
+    return ROBUST_MM / (SHARED_OFFSET_SD_PX * _mm_per_px(focal, centre))
+
+
+def _mm_per_px(focal: float, centre: npt.ArrayLike) -> float:
+    """Millimetres on the cloth a pixel spans at the table's middle (camera at ``centre``)."""
     middle = np.array([TABLE.length / 2.0, TABLE.width / 2.0, 0.0])
-    mm_per_px = float(np.linalg.norm(np.asarray(centre, dtype=np.float64) - middle)) / focal
-    return ROBUST_MM / (SHARED_OFFSET_SD_PX * max(mm_per_px, 1e-6))
+    return max(float(np.linalg.norm(np.asarray(centre, dtype=np.float64) - middle)) / focal, 1e-6)
+
+
+def shared_offset_bound(focal: float, centre: npt.ArrayLike) -> float:
+    """Largest magnitude (mm) the seen faces' shared offset may take for a camera of focal
+    length ``focal`` (px) at ``centre`` (table mm): :data:`SHARED_OFFSET_BOUND_PX` pixels at the
+    table's middle."""
+    return SHARED_OFFSET_BOUND_PX * _mm_per_px(focal, centre)
 
 
 def offset_weights(centre: npt.ArrayLike) -> FloatArray:
@@ -364,6 +388,30 @@ def _all_residuals(
 _STEPS = np.array([1e-6, 1e-7, 1e-7, 1e-7, 1e-4, 1e-4, 1e-4, 1e-6, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3])
 
 
+def _bounded_step(a: FloatArray, g: FloatArray, k: int | None, x: FloatArray, bound: float) -> FloatArray:
+    """The damped Gauss-Newton step ``a d = -g``, with the shared offset (column ``k`` of the
+    step, :data:`SHARED_OFFSET` of ``x``) kept within ``bound``: a step that would take it past
+    stops it on the bound and the other parameters are solved again with it held there, so that
+    they make the best of where it is allowed to be (the Newton step on the constraint's face,
+    not a clipped one that the others were not solved for).
+
+    Raises:
+        numpy.linalg.LinAlgError: ``a`` singular.
+    """
+    step: FloatArray = np.asarray(-np.linalg.solve(a, g), dtype=np.float64)
+    if k is None:
+        return step
+    at = float(np.clip(x[SHARED_OFFSET] + step[k], -bound, bound))
+    if at == x[SHARED_OFFSET] + step[k]:
+        return step
+    delta = at - float(x[SHARED_OFFSET])
+    rest = np.arange(len(g)) != k
+    step = np.empty_like(g)
+    step[k] = delta
+    step[rest] = -np.linalg.solve(a[np.ix_(rest, rest)], g[rest] + a[rest, k] * delta)
+    return step
+
+
 def _solve(
     x0: FloatArray,
     mask: npt.NDArray[np.bool_],
@@ -374,14 +422,19 @@ def _solve(
     weights: FloatArray,
     seen: npt.NDArray[np.bool_],
     shared_weight: float,
+    shared_bound: float = math.inf,
 ) -> FloatArray:
     """Levenberg-Marquardt on soft-L1 reweighted residuals over the ``mask``ed parameters
     (``weights``: the edge-offset priors, :func:`offset_weights`; ``seen``: the sides tied to
-    the shared offset)."""
+    the shared offset, which stays within ``shared_bound`` mm of 0, :func:`_bounded_step`)."""
     idx = np.flatnonzero(mask)
     cam = idx[idx < 8]  # camera parameters: forward differences
     offs = idx[idx >= 8]  # edge offsets: the residuals are linear in them, columns are exact
+    free = np.concatenate([cam, offs])
+    hits = np.flatnonzero(free == SHARED_OFFSET)
+    k_shared = int(hits[0]) if len(hits) else None
     x = x0.copy()
+    x[SHARED_OFFSET] = np.clip(x[SHARED_OFFSET], -shared_bound, shared_bound)
     lam = 1e-3
     sid = flat[4]
     n_obs = len(sid)
@@ -421,12 +474,12 @@ def _solve(
         improved = False
         for _ in range(6):
             try:
-                step = -np.linalg.solve(a + lam * np.diag(np.diag(a) + 1e-9), g)
+                step = _bounded_step(a + lam * np.diag(np.diag(a) + 1e-9), g, k_shared, x, shared_bound)
             except np.linalg.LinAlgError:
                 lam *= 10
                 continue
             trial = x.copy()
-            trial[np.concatenate([cam, offs])] += step
+            trial[free] += step
             # A trial is judged on its own residuals; the Jacobian's forward steps are only
             # paid for once it is accepted and another iteration will use them.
             trial_r = evaluate(trial, jacobian=False)[0]
@@ -532,11 +585,12 @@ def fit_camera(
     flat = obs.flat(centre)
     weights = offset_weights(centre)
     seen = mask[8:12] & seen_faces(centre)  # a side without its own offset does not anchor it
-    if not seen.any():
+    if not seen.any() or SHARED_OFFSET_BOUND_PX <= 0.0:
         mask[SHARED_OFFSET] = False
         x0[SHARED_OFFSET] = 0.0
     shared_weight = shared_offset_weight(math.exp(x0[0]), centre)
-    params = _solve(x0, mask, flat, cxy, f0, iterations, weights, seen, shared_weight)
+    bound = shared_offset_bound(math.exp(x0[0]), centre)
+    params = _solve(x0, mask, flat, cxy, f0, iterations, weights, seen, shared_weight, bound)
     res = _all_residuals(params[None], flat, cxy, f0, weights, seen, shared_weight)[0, :-_N_PRIOR]
     if not np.all(np.isfinite(res)):
         raise BaulklineError("the camera fit diverged: the markings found are inconsistent")
