@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from calibration.table import Colour
 from vision.detection.detections import COLOURS, BallDetections
 from vision.tracking.local import search
+from vision.tracking.motion import MotionConfig, gate_distance
 from vision.tracking.physics import Cushions, contacts, reflect
 from vision.tracking.tracker import Tracker, TrackerState, name_balls
 from vision.tracks import TrackState
@@ -278,3 +279,82 @@ def test_search_rejects_wrong_lightness(
     cv2.circle(img, (110, 50), round(R), other_bgr, -1)
     lab = cv2.cvtColor(np.array([[ball_bgr]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
     assert len(search(img, (0, 0, 160, 100), lab, R, mix=0.25).pixel) == found
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    angle=st.floats(0.0, 2 * np.pi),
+    speed=st.floats(16.0, 40.0),
+    unseen=st.integers(1, 12),
+)
+def test_lost_gate_grows_along_the_line_not_sideways(angle: float, speed: float, unseen: int) -> None:
+    """A lost rolling ball re-appears along its line; sideways its gate stays a few radii wide.
+
+    Task2 clip 20: a gate grown alike in every direction took a blob 300 px off the ball's path,
+    by a pocket, and the ball was potted there.
+    """
+    cfg = MotionConfig()
+    u = np.array([np.cos(angle), np.sin(angle)])
+    vel = (speed * u)[None]
+    pred = np.zeros((1, 2))
+    radius = np.array([R])
+    k = np.array([unseen], np.int64)
+    side = np.array([-u[1], u[0]])
+    far_side = (cfg.gate_radii + cfg.gate_across_max + 1.0) * R + cfg.gate_across * speed
+    ahead = 0.9 * (cfg.gate_radii * R + cfg.gate_along * speed + cfg.gate_growth * R * unseen)
+    d = gate_distance(
+        pred, vel, radius, k, np.array([side * far_side, u * min(ahead, 0.9 * cfg.gate_max)]), cfg
+    )
+    assert d[0, 0] > 1.0
+    assert d[0, 1] < 1.0
+    # And the gate never shrinks while the ball stays unseen.
+    d_next = gate_distance(pred, vel, radius, k + 1, np.array([side * far_side, u * 50.0]), cfg)
+    d_now = gate_distance(pred, vel, radius, k, np.array([side * far_side, u * 50.0]), cfg)
+    assert np.all(d_next <= d_now + 1e-12)
+
+
+@pytest.mark.parametrize("unseen", [1, 4, 20])
+def test_lost_resting_ball_gate_is_bounded(unseen: int) -> None:
+    """A ball lost at rest (behind a player) is not re-found across the table."""
+    cfg = MotionConfig()
+    d = gate_distance(
+        np.zeros((1, 2)),
+        np.zeros((1, 2)),
+        np.array([R]),
+        np.array([unseen], np.int64),
+        np.array([[(cfg.gate_radii + cfg.gate_rest_max + 0.5) * R, 0.0]]),
+        cfg,
+    )
+    assert d[0, 0] > 1.0
+
+
+@pytest.mark.parametrize("gap", [1, 2, 3])
+def test_lost_ball_does_not_take_a_piece_of_a_fast_streak(gap: int) -> None:
+    """A fast white's streak split into two blobs: the head is the white's, not a lost red's.
+
+    Task2 clip 16: a resting red hidden for two frames took the head of the white's streak,
+    within its grown gate, and rode it into a pocket.
+    """
+    names = name_balls(np.array([WHITE, RED]))
+    white0, red = np.array([600.0, 630.0]), np.array([400.0, 480.0])
+    v = np.array([-40.0, 0.0])
+    tracker = Tracker(
+        TrackerState.seed(names, np.stack([white0, red]), np.full(2, R), colour=np.array([WHITE, RED]))
+    )
+    for i in range(1, 4):
+        pts = [white0 + i * v] + ([red] if i < 2 else [])
+        tracker.update(
+            BallDetections.build(
+                np.array(pts), np.full(len(pts), R), colour=np.array([WHITE, RED][: len(pts)])
+            )
+        )
+    for k in range(4, 3 + gap):
+        tracker.update(
+            BallDetections.build(np.array([white0 + k * v]), np.full(1, R), colour=np.array([WHITE]))
+        )
+    w = white0 + (3 + gap) * v
+    pieces = np.array([w, w + 0.9 * v])
+    tracker.update(BallDetections.build(pieces, np.full(2, R), colour=np.array([-1, -1])))
+    tracks = tracker.tracks()
+    assert tracks.state[-1, 1] == TrackState.PREDICTED
+    assert np.linalg.norm(tracks.pixel[-1, 1] - red) < R

@@ -34,8 +34,22 @@ class MotionConfig:
         gate_radii: gate half-width at rest, in ball radii.
         gate_along: extra gate along the motion per pixel of speed (pixels per frame).
         gate_across: extra gate across the motion per pixel of speed.
-        gate_growth: extra gate per unseen frame, in ball radii: a ball that vanished may have
-            been struck, and a struck ball covers up to about 12 radii per frame at 30 fps.
+        gate_growth: extra gate along the motion per unseen frame, in ball radii: a rolling
+            ball lost in its streak keeps its line but its speed is uncertain (a struck ball
+            covers up to about 12 radii per frame at 30 fps, and the prediction slows it).
+        gate_growth_across: extra gate across the motion per unseen frame, in ball radii: a
+            ball does not leave its line sideways unless it hits something, and then it is a
+            new trajectory, not a re-appearance (Task2 clip 20: a lost red's gate, grown the
+            same in every direction, took a blob 300 px off its path by a pocket: a false pot).
+        gate_growth_rest: extra gate per unseen frame in every direction for a ball lost at
+            rest (it may have been struck: a struck ball covers up to about 12 radii a frame at 30
+            fps), up to ``gate_rest_max``.
+        gate_rest_max: largest grown gate of a ball lost at rest, in ball radii.
+        gate_across_max: largest grown gate across a moving ball's line, in ball radii.
+        moving_radii: speeds (ball radii per frame) between which a ball's direction of travel
+            goes from unknown to known: slower, its measured direction is mostly noise, or a
+            creep before the white strikes it (Task2 clip 23: a red creeping one way was struck
+            the other way); the grown gate blends from the resting to the rolling shape.
         gate_max: largest gate (pixels); beyond it only re-acquisition by appearance helps.
     """
 
@@ -46,6 +60,11 @@ class MotionConfig:
     gate_along: float = 1.2
     gate_across: float = 0.4
     gate_growth: float = 8.0
+    gate_growth_across: float = 1.0
+    gate_growth_rest: float = 8.0
+    gate_rest_max: float = 16.0
+    gate_across_max: float = 6.0
+    moving_radii: tuple[float, float] = (0.3, 1.5)
     gate_max: float = 400.0
 
 
@@ -88,16 +107,35 @@ def gate_distance(
     unseen: npt.NDArray[np.int64],
     points: FloatArray,
     cfg: MotionConfig,
+    unique: npt.NDArray[np.bool_] | None = None,
 ) -> FloatArray:
     """Normalised distance ``(B, N)`` of points from each ball's prediction (1 = gate's edge).
 
+    ``unique`` marks balls of a colour only one ball has: lost, they are re-acquired by colour
+    anywhere on the table, so their grown gate need not cover a strike the tracker missed and
+    keeps to their line from the lowest ``moving_radii`` on (Task2 clip 4: a slow yellow's
+    gate, grown towards the resting shape, took a blob 150 px across its line).
+
     The gate is an ellipse, long along the velocity and narrow across it, so a fast ball can be
-    followed without letting it grab a neighbour beside its path.
+    followed without letting it grab a neighbour beside its path. While a ball is unseen the
+    gate grows mostly along its direction of travel (its line is known, its speed is not); a
+    ball lost at rest has no direction and its gate grows a little in every direction.
     """
     speed = np.hypot(vel[:, 0], vel[:, 1])
-    grow = cfg.gate_growth * radius * unseen
-    along = np.minimum(cfg.gate_radii * radius + cfg.gate_along * speed + grow, cfg.gate_max)
-    across = np.minimum(cfg.gate_radii * radius + cfg.gate_across * speed + grow, cfg.gate_max)
+    k = unseen.astype(np.float64)
+    base = cfg.gate_radii * radius
+    lo, hi = cfg.moving_radii
+    rel = speed / np.maximum(radius, 1e-9)
+    w = np.clip((rel - lo) / max(hi - lo, 1e-9), 0.0, 1.0)
+    if unique is not None:
+        w = np.where(unique, (rel > lo).astype(np.float64), w)
+    rest = np.minimum(cfg.gate_growth_rest * radius * k, cfg.gate_rest_max * radius)
+    grow_along = w * cfg.gate_growth * radius * k + (1 - w) * rest
+    grow_across = (
+        w * np.minimum(cfg.gate_growth_across * radius * k, cfg.gate_across_max * radius) + (1 - w) * rest
+    )
+    along = np.minimum(base + cfg.gate_along * speed + grow_along, cfg.gate_max)
+    across = np.minimum(base + cfg.gate_across * speed + grow_across, cfg.gate_max)
     safe = np.maximum(speed, 1e-9)
     ux, uy = vel[:, 0] / safe, vel[:, 1] / safe
     moving = speed > 1e-6

@@ -222,7 +222,8 @@ def step(
     pred = np.where(active[:, None], pred, state.pos)
     match = np.full(b, -1, np.int64)
     if n and b:
-        gd = gate_distance(pred, vel, state.radius, state.unseen, det.pixel, mc)
+        unique = (state.colour >= 0) & (state.colour != _RED)
+        gd = gate_distance(pred, vel, state.radius, state.unseen, det.pixel, mc, unique)
         app = appearance_distance(state.appearance, appearance, b, n)
         ok = (
             (gd < 1.0)
@@ -248,6 +249,17 @@ def step(
         _assign(np.where(near < 1.0, cost, _BIG), match)
         rest = np.ones(n, bool)
         rest[match[match >= 0]] = False
+        # A free blob inside the un-grown gate, centred on its match, of a ball matched this
+        # frame while rolling is a piece of that ball's streak (a long streak splits into blobs),
+        # not a lost ball come back: only the first round may give it away. A resting red lost
+        # two frames took the head of the white's streak and rode it into a pocket (Task2 16).
+        rolling = (match >= 0) & (np.hypot(vel[:, 0], vel[:, 1]) > mc.moving_radii[0] * state.radius)
+        if np.any(rolling):
+            zero = np.zeros(int(rolling.sum()), np.int64)
+            around = gate_distance(
+                det.pixel[match[rolling]], vel[rolling], state.radius[rolling], zero, det.pixel, mc
+            )
+            rest &= ~np.any(around < 1.0, axis=0)
         free = match < 0
         if np.any(free) and np.any(rest):
             sub = np.full((b, n), _BIG)
