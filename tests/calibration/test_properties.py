@@ -114,6 +114,17 @@ def test_fit_recovers_a_camera_from_its_exact_markings(cam: Camera) -> None:
     assert fit.residual_mm < 0.5
 
 
+def _fit_with_faces_outside(cam: Camera, outside_px: float) -> tuple[CameraFit, float]:
+    """The fit of exact markings whose seen cushion faces were found ``outside_px`` pixels (at
+    the table's middle) outside their nose lines, and that distance in mm."""
+    middle = np.array([TABLE.length / 2.0, TABLE.width / 2.0, 0.0])
+    outside = outside_px * float(np.linalg.norm(cam.centre - middle)) / cam.intrinsics.fx  # mm
+    obs = _exact_observations(cam, seen_outside=outside)
+    size = (cam.intrinsics.width, cam.intrinsics.height)
+    start = initial_params(cam.table_to_image().matrix, size)
+    return fit_camera(obs, size, start, distortion=False, iterations=60), outside
+
+
 # The seen faces' edges all found a few millimetres outside their nose lines (a detector's
 # half-pixel, a cushion's profile; drawn here up to three quarters of a pixel at the table's
 # middle): the shared offset takes up as much of it as the baulk-line
@@ -122,12 +133,8 @@ def test_fit_recovers_a_camera_from_its_exact_markings(cam: Camera) -> None:
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cameras(distortion=False, min_tilt=10.0), st.floats(-0.75, 0.75))
 def test_a_shared_edge_offset_leaves_the_cloth_true(cam: Camera, outside_px: float) -> None:
-    middle = np.array([TABLE.length / 2.0, TABLE.width / 2.0, 0.0])
-    outside = outside_px * float(np.linalg.norm(cam.centre - middle)) / cam.intrinsics.fx  # mm
-    obs = _exact_observations(cam, seen_outside=outside)
+    fit, outside = _fit_with_faces_outside(cam, outside_px)
     size = (cam.intrinsics.width, cam.intrinsics.height)
-    start = initial_params(cam.table_to_image().matrix, size)
-    fit = fit_camera(obs, size, start, distortion=False, iterations=60)
     err = np.hypot(*(_from_fit(fit, size, 1.0).table_to_pixels(GRID) - cam.project(GRID)).T)
     assert err.max() < 0.5 + 1e-3 * size[0], f"max reprojection error {err.max():.3f} px"
     # Between none of it and all of it (the offset is inward-positive), to a third of a mm.
@@ -140,12 +147,7 @@ def test_a_shared_edge_offset_leaves_the_cloth_true(cam: Camera, outside_px: flo
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cameras(distortion=False, min_tilt=10.0), st.floats(-6.0, 6.0))
 def test_the_shared_edge_offset_never_leaves_its_bound(cam: Camera, outside_px: float) -> None:
-    middle = np.array([TABLE.length / 2.0, TABLE.width / 2.0, 0.0])
-    outside = outside_px * float(np.linalg.norm(cam.centre - middle)) / cam.intrinsics.fx  # mm
-    obs = _exact_observations(cam, seen_outside=outside)
-    size = (cam.intrinsics.width, cam.intrinsics.height)
-    start = initial_params(cam.table_to_image().matrix, size)
-    fit = fit_camera(obs, size, start, distortion=False, iterations=60)
+    fit, _ = _fit_with_faces_outside(cam, outside_px)
     # The bound is taken at the starting camera: within a few per cent of the true one's.
     bound = shared_offset_bound(cam.intrinsics.fx, cam.centre)
     assert abs(fit.shared_offset) <= 1.1 * bound, (fit.shared_offset, bound)
