@@ -388,6 +388,12 @@ def _all_residuals(
 _STEPS = np.array([1e-6, 1e-7, 1e-7, 1e-7, 1e-4, 1e-4, 1e-4, 1e-6, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3])
 
 
+def _soft_l1(res: FloatArray) -> float:
+    """Soft-L1 cost (mm squared) of marking residuals ``res`` (mm), scaled by :data:`ROBUST_MM`."""
+    scaled = res / ROBUST_MM
+    return float(2 * ROBUST_MM**2 * np.sum(np.sqrt(1 + scaled * scaled) - 1))
+
+
 def _bounded_step(a: FloatArray, g: FloatArray, k: int | None, x: FloatArray, bound: float) -> FloatArray:
     """The damped Gauss-Newton step ``a d = -g``, with the shared offset (column ``k`` of the
     step, :data:`SHARED_OFFSET` of ``x``) kept within ``bound``: a step that would take it past
@@ -449,8 +455,7 @@ def _solve(
         lin[n_obs + 2 + side, k] = weights[side]
 
     def cost_of(r: FloatArray) -> float:
-        rr = r[:-_N_PRIOR] / ROBUST_MM
-        return float(2 * ROBUST_MM**2 * np.sum(np.sqrt(1 + rr * rr) - 1) + np.sum(r[-_N_PRIOR:] ** 2))
+        return float(_soft_l1(r[:-_N_PRIOR]) + np.sum(r[-_N_PRIOR:] ** 2))
 
     def evaluate(at: FloatArray, jacobian: bool = True) -> FloatArray:
         """Residuals at ``at`` (row 0), and with ``jacobian`` at its forward steps."""
@@ -596,8 +601,6 @@ def fit_camera(
         raise BaulklineError("the camera fit diverged: the markings found are inconsistent")
     inl = np.abs(res) < INLIER_MM
     rms = float(np.sqrt(np.mean(res[inl] ** 2))) if inl.any() else float("inf")
-    scaled = res / ROBUST_MM
-    cost = float(2 * ROBUST_MM**2 * np.sum(np.sqrt(1 + scaled * scaled) - 1))
     f = math.exp(params[0])
     k = np.array([[f, 0, cxy[0]], [0, f, cxy[1]], [0, 0, 1.0]])
     return CameraFit(
@@ -609,7 +612,7 @@ def fit_camera(
         inlier_fraction=float(inl.mean()),
         edge_offsets=params[8:12].copy(),
         shared_offset=float(params[SHARED_OFFSET]),
-        robust_cost=cost,
+        robust_cost=_soft_l1(res),
     )
 
 
