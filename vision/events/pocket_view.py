@@ -72,7 +72,7 @@ def _approach_grids(table: TableSpec) -> dict[str, tuple[FloatArray, npt.NDArray
     cells = np.stack([ii, jj], axis=-1).reshape(-1, 2)
     out: dict[str, tuple[FloatArray, npt.NDArray[np.intp]]] = {}
     for name, pocket in table.pockets.items():
-        mid = 0.5 * (np.asarray(pocket.jaws[0]) + np.asarray(pocket.jaws[1]))
+        mid = np.asarray(pocket.mouth_midpoint)
         near = np.hypot(*(grid - mid).T) <= APPROACH_MM
         c = cells[near]
         out[name] = (grid[near], c - c.min(axis=0))
