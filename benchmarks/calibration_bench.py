@@ -135,6 +135,16 @@ def synthetic(frames: int, size: tuple[int, int] | None, head: list[str]) -> str
     return "\n".join(["", title, "", _summary(frames, frames, errors, failures, wrong)])
 
 
+def _edge_figures(medians: list[float]) -> str:
+    """The edge check's per-frame medians summed up (px): the median frame, the worst, and how
+    many frames are over 3 px."""
+    m = np.asarray(medians)
+    return (
+        f"median {np.median(m):.2f} px, worst frame {np.max(m):.2f} px, "
+        f"frames over 3 px: {int(np.sum(m > 3))}"
+    )
+
+
 def real() -> str:
     frames: list[tuple[str, np.ndarray]] = []
     for p in sorted((FOOTAGE / "Task1").glob("*.jpg"), key=lambda p: int(p.stem)):
@@ -175,17 +185,12 @@ def real() -> str:
         )
         out = OVERLAYS / (name.replace("/", "_").replace(" ", "_").replace(".", "_") + ".jpg")
         cv2.imwrite(str(out), draw_calibration(im, cal))
-    m = np.asarray(medians)
-    m0 = np.asarray(at_face)
     lines = [
         f"- frames: {len(frames)}; calibrated: {len(medians)}; failed: {len(failed)}; "
         f"orientation wrong: {len(wrong)} {wrong}",
         "- cushion-edge check, projected face lines against the visible edges (issue 4's check; "
-        f"median |px| over unoccluded samples per frame): median {np.median(m0):.2f} px, "
-        f"worst frame {np.max(m0):.2f} px, frames over 3 px: {int(np.sum(m0 > 3))}",
-        "- the same check with the seen faces at the fitted shared edge offset: "
-        f"median {np.median(m):.2f} px, worst frame {np.max(m):.2f} px, "
-        f"frames over 3 px: {int(np.sum(m > 3))}",
+        f"median |px| over unoccluded samples per frame): {_edge_figures(at_face)}",
+        f"- the same check with the seen faces at the fitted shared edge offset: {_edge_figures(medians)}",
         "- fitted edge offset shared by the seen cushion faces (mm, negative: the visible step lies "
         "outside the nose line; bounded to a quarter pixel at the table's middle): "
         f"median {np.median(shared):+.1f}, range {np.min(shared):+.1f} to {np.max(shared):+.1f}",
