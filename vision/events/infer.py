@@ -492,8 +492,9 @@ class EventInferer:
             self.rest[b] = mean
             positions[name] = _xy(mean)
         t_rest = max(window[0].t, events[-1].t if events else 0.0)
+        # Settled from the window's first frame: t_rest is never earlier, so never after it.
         rest = self._rest_event(t_rest, positions)
-        events.append(dataclasses.replace(rest, settled_t=min(t_rest, window[0].t)))
+        events.append(dataclasses.replace(rest, settled_t=window[0].t))
         self._handled[:] = False
         self.phase = Phase.AT_REST
         self._frames = self._frames[-cfg.rest_frames :]
