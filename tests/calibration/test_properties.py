@@ -127,9 +127,9 @@ def _fit_with_faces_outside(cam: Camera, outside_px: float) -> tuple[CameraFit, 
 
 # The seen faces' edges all found a few millimetres outside their nose lines (a detector's
 # half-pixel, a cushion's profile; drawn here up to three quarters of a pixel at the table's
-# middle): the shared offset takes up as much of it as the baulk-line
-# and D can tell from the table's scale (its prior is half a pixel's worth), never more, and the
-# cloth stays within about a pixel.
+# middle): the shared offset takes up as much of it as the baulk-line and D can tell from the
+# table's scale (its prior: 0 give or take a pixel; its bound: a quarter of one), never more, and
+# the cloth stays within about a pixel.
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cameras(distortion=False, min_tilt=10.0), st.floats(-0.75, 0.75))
 def test_a_shared_edge_offset_leaves_the_cloth_true(cam: Camera, outside_px: float) -> None:
