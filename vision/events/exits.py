@@ -181,7 +181,8 @@ def exit_after(
     since = t_s >= (struck[-1] if struck else -math.inf)
     if model is None or model.is_still or speeds_up(t_s[since][-4 * w :], p_s[since][-4 * w :], cfg):
         return None
-    if float(np.hypot(*model.velocity(t_last))) > MAX_BALL_SPEED:
+    speed = float(np.hypot(*model.velocity(t_last)))
+    if speed > MAX_BALL_SPEED:
         return None  # faster than any ball: the track jumped (often one sighting after a contact)
     horizon = 3.0 * cfg.dt
     # The fit since the last contact, then the last three samples alone: a ball that
@@ -191,9 +192,8 @@ def exit_after(
     for m in (model, tail):
         if m is None or entry is not None:
             continue
-        speed = float(np.hypot(*m.velocity(t_last)))
-        entry = pocket_entry(m, t_last, t_last + horizon, cfg.table, speed * horizon + cfg.radius)
-    speed = float(np.hypot(*model.velocity(t_last)))
+        m_speed = float(np.hypot(*m.velocity(t_last)))
+        entry = pocket_entry(m, t_last, t_last + horizon, cfg.table, m_speed * horizon + cfg.radius)
     reach = speed * horizon + cfg.radius
     if entry is not None and approach_hidden(an, entry.pocket, k_last + 1, entry.t):
         return None  # into a pocket a player covered: an arm's track, or a ball behind it
