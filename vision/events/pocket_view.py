@@ -111,6 +111,8 @@ class PocketView:
         grids = _approach_grids(table)
         self.pockets = tuple(grids)
         self._pixels = [np.asarray(to_pixels(p), dtype=np.float64) for p, _ in grids.values()]
+        # Each point's pixel, rounded once (-1 where it does not project): every frame reads them.
+        self._uv = [np.round(np.nan_to_num(px, nan=-1.0)).astype(np.int64) for px in self._pixels]
         self._cells = [c for _, c in grids.values()]
         self._min_points = OCCLUDER_BALLS * math.pi * table.ball_radius**2 / GRID_MM**2
         self._chroma: FloatArray | None = None
@@ -125,9 +127,8 @@ class PocketView:
         (NaN for a pocket whose approach is not wholly in the frame)."""
         h, w = image.shape[:2]
         samples: list[FloatArray | None] = []
-        for px in self._pixels:
-            u = np.round(np.nan_to_num(px[:, 0], nan=-1.0)).astype(np.int64)
-            v = np.round(np.nan_to_num(px[:, 1], nan=-1.0)).astype(np.int64)
+        for uv in self._uv:
+            u, v = uv[:, 0], uv[:, 1]
             ok = (u >= 0) & (u < w) & (v >= 0) & (v < h)
             samples.append(image[v[ok], u[ok]].astype(np.float64) if ok.sum() >= 10 else None)
         if self._chroma is None:
