@@ -74,6 +74,12 @@ class Candidate:
     k_hi: int = -1
 
 
+def white_first(a: str, b: str) -> tuple[str, str]:
+    """A pair of ball names as the event log writes a contact or a touching pair: the white
+    first when it is one of them (the rules ask about the white's contacts)."""
+    return (b, a) if b == "white" else (a, b)
+
+
 def line_sigma(m: Motion, t: float, noise_mm: float) -> float:
     """Standard deviation (mm) of a straight-line fit's position at ``t`` (sideways or along):
     ``noise * sqrt(1/n + (t - mean)^2 / S_tt)`` for ``n`` evenly spaced samples; it grows

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from adjudicator.eventlog import Collision, Cushion
-from vision.events.analysis import Analysis, Candidate, line_sigma
+from vision.events.analysis import Analysis, Candidate, line_sigma, white_first
 from vision.events.config import EventConfig
 from vision.events.kinematics import Motion, contact_time_balls, contact_time_line, departure_time
 
@@ -175,7 +175,7 @@ def ball_contact(an: Analysis, cand: Candidate) -> Collision | None:
         if closing < cfg.impulse_mm_s:
             return None
     names = sf.ball_names
-    pair = (names[i], names[j]) if names[j] != "white" else (names[j], names[i])
+    pair = white_first(names[i], names[j])
     for b in (i, j):
         an.breaks[b].append(t_star)
         an.breaks[b].sort()

@@ -43,6 +43,7 @@ import numpy.typing as npt
 
 from adjudicator.eventlog import FrameStart, InputEvent, Place, Rest, Strike
 from calibration.table import TABLE, TableSpec, colour_of
+from vision.events.analysis import white_first
 from vision.events.config import EventConfig
 from vision.events.geometry import pocket_entry
 from vision.events.kinematics import fit_motion
@@ -653,7 +654,7 @@ class EventInferer:
             gap = np.hypot(*(xy[i] - xy[j]).T) - 2.0 * self.cfg.radius
             for k in np.flatnonzero(gap < self.cfg.touching_mm):
                 a, b = names[int(i[k])], names[int(j[k])]
-                pair = (b, a) if b == "white" else (a, b)
+                pair = white_first(a, b)
                 found.append((round(float(gap[k]), 2), pair))
         found.sort(key=lambda g: (g[1][0] != "white", g[1]))
         pairs = [p for _, p in found]

@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 
 from adjudicator.eventlog import Collision
-from vision.events.analysis import Analysis, Candidate
+from vision.events.analysis import Analysis, Candidate, white_first
 from vision.events.contacts import within_reach
 from vision.events.kinematics import Motion, contact_time_balls, departure_time
 
@@ -72,7 +72,7 @@ def unseen_hits(an: Analysis) -> list[Collision]:
         if best is None:
             continue
         i = best[1]
-        pair = (names[i], names[j]) if names[j] != "white" else (names[j], names[i])
+        pair = white_first(names[i], names[j])
         for b in (i, j):
             an.breaks[b].append(t_d)
             an.breaks[b].sort()
@@ -114,7 +114,7 @@ def pushes(an: Analysis, cands: list[Candidate], final_window: int) -> list[Coll
         t_star = contact_time_balls(mi, mj, cfg.radius, ta - cfg.dt, tb)
         t = float(sf.times[c.k]) if t_star is None else t_star
         names = sf.ball_names
-        pair = (names[i], names[j]) if names[j] != "white" else (names[j], names[i])
+        pair = white_first(names[i], names[j])
         an.breaks[j].append(t)
         out.append(Collision(t=t, balls=pair))
     return out
