@@ -157,7 +157,7 @@ def summarise(scores: list[ClipScore]) -> dict[str, float]:
         "recall": matched / max(truth, 1),
         "precision": matched / max(found, 1),
         "colour": sum(s.colour_right for s in scores) / max(matched, 1),
-        "rest_rms_mm": float(np.sqrt(np.mean(errors**2))) if len(errors) else float("nan"),
+        "rest_rms_mm": rms(errors),
         "rest_median_mm": float(np.median(errors)) if len(errors) else float("nan"),
         "rest_n": float(len(errors)),
         "rest_rms_lone_mm": rms(errors[~touching]) if len(touching) == len(errors) else float("nan"),
