@@ -144,15 +144,15 @@ class VideoTracker:
         self._settle_at[:] = np.nan
         self._left: list[BallDetections] = []
         det, app, disturbed = self._local(frame, state, thumb)
-        whole = np.zeros(len(det), bool)
         if periodic or (np.any(lost) and self.frames % sch.lost_every == 0):
             full = self.detector.detect(frame)
             # The detector's centres come first so they win over the carried and searched ones
             # (it measures a resting ball to a fraction of a pixel; the colour search is biased
             # towards the lit side of a ball).
+            # Which rows came from the whole-table search (the others from the balls' own).
+            whole = np.r_[np.ones(len(full), bool), np.zeros(len(det), bool)]
             det = concat([full, det])
             app = np.concatenate([np.full((len(full), 3), np.nan), app])
-            whole = np.r_[np.ones(len(full), bool), whole]
             self.full_detections += 1
             if self._left:
                 # Except a struck white's streak: the colour model calls a blurred white any
@@ -161,14 +161,14 @@ class VideoTracker:
                 det = concat([left, det])
                 app = np.concatenate([np.full((len(left), 3), np.nan), app])
                 whole = np.r_[np.zeros(len(left), bool), whole]
-        # A whole-table detection where a ball's own search measured it, in the colour of a ball
-        # off the table, keeps its centre but not its colour: the track already names the ball,
-        # and the colour model calls a blurred white green at times (which then took the
-        # white's place as a re-spotted green).
-        gone = np.unique(state.colour[(state.state == TrackState.ABSENT) & (state.colour >= 0)])
-        shadowed = _shadowed(det, whole) & np.isin(det.colour, gone)
-        if np.any(shadowed):
-            det = det.with_colour(np.where(shadowed, UNKNOWN, det.colour), det.confidence)
+            # A whole-table detection where a ball's own search measured it, in the colour of a
+            # ball off the table, keeps its centre but not its colour: the track already names the
+            # ball, and the colour model calls a blurred white green at times (which then took the
+            # white's place as a re-spotted green).
+            gone = np.unique(state.colour[(state.state == TrackState.ABSENT) & (state.colour >= 0)])
+            shadowed = _shadowed(det, whole) & np.isin(det.colour, gone)
+            if np.any(shadowed):
+                det = det.with_colour(np.where(shadowed, UNKNOWN, det.colour), det.confidence)
         keep = _dedupe(det)
         det, app = det[keep], app[keep]
         det = hold(det, state.pos[disturbed], state.radius[disturbed] * sch.hold_radii)
