@@ -42,10 +42,7 @@ def _active(sf: StrokeFrames, cfg: EventConfig) -> BoolArray:
         if len(idx) == 0:
             continue
         p = sf.position[idx, j]
-        step = np.hypot(*np.diff(p, axis=0).T) if len(idx) > 1 else np.zeros(0)
-        moving = np.zeros(len(idx), dtype=bool)
-        moving[1:] |= step > cfg.move_mm
-        moving[:-1] |= step > cfg.move_mm
+        moving = _travel(p) > cfg.move_mm
         if not np.isnan(sf.start[j, 0]):
             moving |= np.hypot(*(p - sf.start[j]).T) > cfg.move_mm
         act[idx, j] = moving
