@@ -33,8 +33,7 @@ def exits(an: Analysis, final_window: int) -> list[InputEvent]:
             continue
         if idx[-1] < f - final_window:
             ev = exit_after(an, b, int(idx[-1]), off_at_end=bool(sf.absent[-1, b]), for_good=True)
-            k_path = _before_glimpse(an, b, idx)
-            if ev is None and k_path != idx[-1]:
+            if ev is None and (k_path := _before_glimpse(an, b, idx)) != idx[-1]:
                 ev = exit_after(an, b, k_path, off_at_end=False, for_good=True)
             if ev is not None:
                 out.append(ev)
