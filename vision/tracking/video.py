@@ -208,7 +208,6 @@ class VideoTracker:
         sch = self.schedule
         disturbed = np.zeros(len(state.names), bool)
         speed = np.hypot(state.vel[:, 0], state.vel[:, 1])
-        h, w = frame.shape[:2]
         th, tw = thumb.shape
         parts: list[BallDetections] = []
         looks: list[FloatArray] = []
@@ -249,12 +248,7 @@ class VideoTracker:
             if state.unseen[i] >= sch.lost_full:
                 continue  # left to the whole-table search
             ext = sch.margin_radii * r + 1.3 * speed[i] + 8.0 * r * state.unseen[i]
-            roi = (
-                int(max(0, min(u, pu) - ext)),
-                int(max(0, min(v, pv) - ext)),
-                int(min(w, max(u, pu) + ext)),
-                int(min(h, max(v, pv) + ext)),
-            )
+            roi = _window(min(u, pu), min(v, pv), max(u, pu), max(v, pv), ext, frame.shape)
             if np.all(np.isfinite(state.appearance[i])):
                 # A ball that vanished may have been struck: blurred over a streak several diameters
                 # long, it colours each pixel for only a fraction of the exposure.
@@ -301,14 +295,7 @@ class VideoTracker:
         """
         if colour < 0:
             return None
-        h, w = frame.shape[:2]
-        reach = 3.0 * r
-        roi = (
-            int(max(0, at[0] - reach)),
-            int(max(0, at[1] - reach)),
-            int(min(w, at[0] + reach)),
-            int(min(h, at[1] + reach)),
-        )
+        roi = _window(at[0], at[1], at[0], at[1], 3.0 * r, frame.shape)
         found = self.detector.detect(frame, roi)
         self.roi_detections += 1
         found = found[found.colour == colour]
@@ -352,9 +339,7 @@ class VideoTracker:
             return None
         u, v = state.pos[i]
         r = float(state.radius[i])
-        reach = sch.strike_radii * r
-        h, w = frame.shape[:2]
-        roi = (int(max(0, u - reach)), int(max(0, v - reach)), int(min(w, u + reach)), int(min(h, v + reach)))
+        roi = _window(u, v, u, v, sch.strike_radii * r, frame.shape)
         wide = search(frame, roi, state.appearance[i], r, cloth, self.region, mix=sch.streak_mix)
         cand = concat([beside, wide])
         self.local_searches += 1
@@ -464,6 +449,15 @@ def hold(det: BallDetections, rest: FloatArray, reach: FloatArray) -> BallDetect
     pixel = det.pixel.copy()
     pixel[j[near]] = rest[near]
     return BallDetections(pixel, det.radius, det.colour, det.confidence, None)
+
+
+def _window(
+    x0: float, y0: float, x1: float, y1: float, ext: float, shape: tuple[int, ...]
+) -> tuple[int, int, int, int]:
+    """The box ``(x0, y0)``-``(x1, y1)`` grown by ``ext`` pixels on every side, clipped to a frame
+    of ``shape`` (rows, columns), as an integer ROI ``(x0, y0, x1, y1)``."""
+    h, w = shape[:2]
+    return int(max(0, x0 - ext)), int(max(0, y0 - ext)), int(min(w, x1 + ext)), int(min(h, y1 + ext))
 
 
 def _shadowed(det: BallDetections, whole: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
