@@ -239,7 +239,8 @@ def step(
         # (resting) look counts that much less: otherwise a sharp resting ball off its line
         # outbids its own streak on its line (Task3 clip 6: a struck green). Slower, the look
         # still tells a ball from the one it struck (clip 16).
-        blur = np.maximum(1.0, np.hypot(vel[:, 0], vel[:, 1]) / np.maximum(state.radius, 1e-6))
+        speed = np.hypot(vel[:, 0], vel[:, 1])
+        blur = np.maximum(1.0, speed / np.maximum(state.radius, 1e-6))
         scale = cfg.appearance_scale * np.nan_to_num(blur, nan=1.0)[:, None]
         cost = np.where(ok, near**2 + (app / scale) ** 2, _BIG)
         # Two rounds: first every ball within its un-grown gate, then the grown gates for balls
@@ -253,7 +254,7 @@ def step(
         # frame while rolling is a piece of that ball's streak (a long streak splits into blobs),
         # not a lost ball come back: only the first round may give it away. A resting red lost
         # two frames took the head of the white's streak and rode it into a pocket (Task2 16).
-        rolling = (match >= 0) & (np.hypot(vel[:, 0], vel[:, 1]) > mc.moving_radii[0] * state.radius)
+        rolling = (match >= 0) & (speed > mc.moving_radii[0] * state.radius)
         if np.any(rolling):
             zero = np.zeros(int(rolling.sum()), np.int64)
             around = gate_distance(
