@@ -129,15 +129,17 @@ def search(
     # a blurred streak keeps its centre line.
     dt = np.asarray(cv2.distanceTransform(mask, cv2.DIST_L2, 3), np.float32)
     core = (dt >= min_thickness * radius).astype(np.uint8)
-    if min_half is not None and min_half < min_thickness:
+    # A shallower bound than the core's only (``min_half`` at or above it adds nothing).
+    half = min_half if min_half is not None and min_half < min_thickness else None
+    if half is not None:
         # Specks of core too small to be a ball (a half ball's thickest spots) do not count as one.
         _, cl, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
         small = stats[:, cv2.CC_STAT_AREA] < min_area * np.pi * radius**2
         small[0] = False
         core[small[cl]] = 0
     labels = _ball_labels(core, dt, radius)
-    if min_half is not None and min_half < min_thickness:
-        labels = _add_shallow(labels, (dt >= min_half * radius).astype(np.uint8), core)
+    if half is not None:
+        labels = _add_shallow(labels, (dt >= half * radius).astype(np.uint8), core)
     centres: list[tuple[float, float]] = []
     scores: list[float] = []
     for i in range(1, int(labels.max()) + 1):
