@@ -419,7 +419,11 @@ class Tracker:
         if self.to_table is not None and len(det):
             # A pocket hole or the rail is no ball on the bed (see :mod:`vision.tracking.bed`).
             xy = self._table(det.pixel)
-            keep = ~off_bed(xy, self.config.bed_tol) & ~(in_fall(xy) & ~self._arriving(det.pixel))
+            # Over a hole, only a ball rolling there (asked of those points alone: most frames none).
+            hole = in_fall(xy)
+            if np.any(hole):
+                hole[hole] = ~self._arriving(det.pixel[hole])
+            keep = ~off_bed(xy, self.config.bed_tol) & ~hole
             if not np.all(keep):
                 det = det[keep]
                 app = app[keep] if app is not None else None
