@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -16,16 +18,7 @@ CLOTH = np.array([130.0, 80.0, 170.0])
 
 def _state(speed: float, unseen: int) -> TrackerState:
     st = TrackerState.seed(["red1"], [[100.0, 100.0]], [R], appearance=BALL[None, :])
-    return TrackerState(
-        names=st.names,
-        colour=st.colour,
-        pos=st.pos,
-        vel=np.array([[speed, 0.0]]),
-        radius=st.radius,
-        appearance=st.appearance,
-        unseen=np.array([unseen]),
-        state=st.state,
-    )
+    return replace(st, vel=np.array([[speed, 0.0]]), unseen=np.array([unseen]))
 
 
 @pytest.mark.parametrize("speed", [30.0, 40.0])
