@@ -123,6 +123,8 @@ class VideoTracker:
         # only by the colour search; and where the detector put it this frame (NaN: not asked).
         self._settled = np.zeros(len(tracker.state.names), bool)
         self._settle_at = np.full((len(tracker.state.names), 2), np.nan)
+        # This frame's detections of a cue ball found where it departed to (see _departure).
+        self._left: list[BallDetections] = []
 
     def process(self, frame: Image) -> TrackerState:
         """Fold one BGR frame in; returns the tracker state after it."""
@@ -142,7 +144,7 @@ class VideoTracker:
         self.frames += 1
         self.departed[:] = False
         self._settle_at[:] = np.nan
-        self._left: list[BallDetections] = []
+        self._left = []
         det, app, disturbed = self._local(frame, state, thumb)
         if periodic or (np.any(lost) and self.frames % sch.lost_every == 0):
             full = self.detector.detect(frame)
