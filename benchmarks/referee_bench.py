@@ -9,7 +9,6 @@ truth by a frame or so by nature).
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import Any
 
 from adjudicator.engine import adjudicate
 from adjudicator.eventlog import read_events
-from benchmarks.results import stamp, update_section
+from benchmarks.results import benchmark_parser, publish, stamp
 from vision.balls_stage import LiveBalls
 from vision.events.infer import EventInferer
 from vision.pipeline import Pipeline
@@ -78,15 +77,18 @@ def run_clip(video: Path, out_dir: Path) -> dict[str, Any]:
 
 def main() -> None:
     """Run every (or the chosen) sample clips and write the results section."""
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = benchmark_parser(__doc__)
     parser.add_argument("--only", nargs="*", help="clip names (stems) to run")
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "out" / "referee-bench", help="folder for each clip's outputs"
+    )
     args = parser.parse_args()
     clips = sorted(SAMPLES.glob("*.mp4"))
     if args.only:
         clips = [c for c in clips if c.stem in set(args.only)]
     rows = []
     for clip in clips:
-        r = run_clip(clip, ROOT / "out" / "referee-bench" / clip.stem)
+        r = run_clip(clip, args.out / clip.stem)
         rows.append(r)
         print(json.dumps({k: v for k, v in r.items() if k not in ("expected", "got")}))
         if not r["match"]:
@@ -108,7 +110,7 @@ def main() -> None:
             f"| {r['clip']} | {'yes' if r['match'] else 'no'} | {r['latency']:.2f} | {r['fps']:.1f} | "
             f"{r['error'] or '-'} |"
         )
-    update_section("referee", "\n".join(lines))
+    publish("referee", "\n".join(lines), write=not args.no_write)
 
 
 if __name__ == "__main__":
