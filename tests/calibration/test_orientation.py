@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 
 from calibration.calibrate import MIN_MARKING_SCORE, MIN_VOTES, Calibration, choose_end
 from calibration.camera import Camera, Intrinsics, Pose
-from calibration.fit import HIDDEN_OFFSET_WEIGHT, SEEN_OFFSET_WEIGHT, offset_weights
+from calibration.fit import (
+    HIDDEN_OFFSET_SD_PX,
+    SEEN_OFFSET_WEIGHT,
+    SHARED_OFFSET_SD_PX,
+    offset_weights,
+    shared_offset_weight,
+)
 from calibration.markings import _took_rail
 from calibration.spots import VOTERS, spot_votes
 from calibration.table import TABLE, Colour
@@ -106,9 +112,16 @@ def test_spot_votes_count_the_colours_on_their_spots(on_spots: tuple[Colour, ...
 def test_offset_weights_follow_which_faces_the_camera_sees(
     centre: tuple[float, float, float], hidden: tuple[str, ...]
 ) -> None:
-    w = offset_weights(centre)
+    focal = 1500.0
+    w = offset_weights(centre, focal)
+    # A hidden face's prior is in pixels, as the shared offset's: the same millimetres per pixel.
+    hidden_weight = shared_offset_weight(focal, centre) * SHARED_OFFSET_SD_PX / HIDDEN_OFFSET_SD_PX
     for side, weight in zip(("baulk", "top", "left", "right"), w, strict=True):
-        assert weight == (HIDDEN_OFFSET_WEIGHT if side in hidden else SEEN_OFFSET_WEIGHT)
+        if side in hidden:
+            assert weight == pytest.approx(hidden_weight)
+            assert weight < SEEN_OFFSET_WEIGHT
+        else:
+            assert weight == SEEN_OFFSET_WEIGHT
 
 
 @pytest.mark.parametrize(
