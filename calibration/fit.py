@@ -41,6 +41,7 @@ import numpy.typing as npt
 
 from calibration.errors import BaulklineError
 from calibration.homography import FloatArray, Homography
+from calibration.rays import marking_residuals
 from calibration.table import TABLE
 
 #: Height of the cushion nose above the cloth (mm): 63.5% of a ball's diameter (module docstring).
@@ -391,6 +392,7 @@ def offset_weights(centre: npt.ArrayLike, focal: float) -> FloatArray:
 #: The table's centre in this module's frame ``(x, -y, z)``: the point the solver's translation
 #: is measured at (:func:`_solver_params`).
 _TABLE_CENTRE = np.array([TABLE.length / 2.0, -TABLE.width / 2.0, 0.0])
+_D_CENTRE = np.asarray(TABLE.d_centre, dtype=np.float64)
 
 
 def _solver_params(params: FloatArray) -> FloatArray:
@@ -439,13 +441,8 @@ def _all_residuals(
 ) -> FloatArray:
     """Every marking's residual (mm) and the priors' rows, for ``(M, N_PARAMS)`` cameras;
     ``seen``: the sides whose offset is tied to the shared one, held at 0 by ``shared_weight``."""
-    px, z = flat[0], flat[1]
-    f = np.exp(params[:, 0])
-    r = _rodrigues(params[:, 1:4])
-    depth = f / np.exp(params[:, 6])
-    p0 = np.stack([params[:, 4] * depth / f, params[:, 5] * depth / f, depth], axis=1)
-    c = _TABLE_CENTRE - np.einsum("mji,mj->mi", r, p0)  # the camera centre, X0 - R^T p0
-    res = _marking_residuals(_cast(f, r, c, params[:, 7], px, z, cxy), flat, params)
+    px, z, kind, value, sid = flat
+    res = marking_residuals(params, px, z, kind, value, sid, _SIGN, cxy, _TABLE_CENTRE, _D_CENTRE)
     shared = params[:, SHARED_OFFSET : SHARED_OFFSET + 1]
     prior = np.concatenate(
         [

@@ -11,6 +11,9 @@ from hypothesis import strategies as st
 from calibration.calibrate import Calibration, _flip, _from_fit
 from calibration.camera import Camera, Intrinsics, Pose
 from calibration.fit import (
+    _D_CENTRE,
+    _SIGN,
+    _TABLE_CENTRE,
     N_PARAMS,
     NOSE_HEIGHT,
     SHARED_OFFSET,
@@ -20,13 +23,16 @@ from calibration.fit import (
     Observations,
     _bounded_step,
     _camera_params,
+    _marking_residuals,
     _solver_params,
     fit_camera,
     initial_params,
     pose_from_homography,
+    rays_to_planes,
     seen_faces,
     shared_offset_bound,
 )
+from calibration.rays import marking_residuals
 from calibration.table import TABLE
 
 
@@ -201,6 +207,21 @@ def test_the_solvers_coordinates_round_trip(cam: Camera) -> None:
     size = (cam.intrinsics.width, cam.intrinsics.height)
     p = initial_params(cam.table_to_image().matrix, size)
     np.testing.assert_allclose(_camera_params(_solver_params(p[None]))[0], p, rtol=1e-9, atol=1e-6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(cameras(), st.floats(-0.1, 0.05), st.lists(st.floats(-30.0, 30.0), min_size=4, max_size=4))
+def test_the_compiled_residuals_are_the_numpy_ones(cam: Camera, k1: float, offsets: list[float]) -> None:
+    size = (cam.intrinsics.width, cam.intrinsics.height)
+    p = initial_params(cam.table_to_image().matrix, size)
+    p[7], p[8:12] = k1, offsets
+    obs = _exact_observations(cam)
+    flat = obs.flat(cam.centre)
+    cxy = np.array([size[0] / 2.0, size[1] / 2.0])
+    ref = _marking_residuals(rays_to_planes(p[None], flat[0], flat[1], cxy), flat, p[None])
+    q = _solver_params(p[None])
+    got = marking_residuals(q, *flat, _SIGN, cxy, _TABLE_CENTRE, _D_CENTRE)
+    np.testing.assert_allclose(got, ref, atol=1e-6)
 
 
 # A wide lens looking nearly straight down (synthetic seed 77 of the benchmark): the table's
