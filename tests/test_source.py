@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import cv2
@@ -13,7 +14,7 @@ from vision.source import FrameSource
 
 
 def _video(path: Path, n: int = 30) -> Path:
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25.0, (64, 48))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 25.0, (64, 48))
     for i in range(n):
         writer.write(np.full((48, 64, 3), i * 8 % 255, np.uint8))
     writer.release()
@@ -48,3 +49,26 @@ def test_truncated_file_keeps_frames_then_fails(tmp_path: Path) -> None:
         for frame in FrameSource(str(path)).frames():
             got.append(frame.index)
     assert got == list(range(len(got)))
+
+
+def test_frames_equal_a_plain_decode(tmp_path: Path) -> None:
+    path = _video(tmp_path / "c.avi", n=12)
+    cap = cv2.VideoCapture(str(path))
+    plain = []
+    while (got := cap.read())[0]:
+        plain.append(got[1])
+    frames = list(FrameSource(str(path)).frames())
+    assert len(frames) == len(plain)
+    for frame, image in zip(frames, plain, strict=True):
+        np.testing.assert_array_equal(frame.image, image)
+
+
+@pytest.mark.parametrize("taken", [0, 1, 5])
+def test_stopping_early_ends_the_reader_thread(tmp_path: Path, taken: int) -> None:
+    path = _video(tmp_path / "d.avi", n=40)
+    before = set(threading.enumerate())
+    frames = FrameSource(str(path)).frames()
+    got = [next(frames).index for _ in range(taken)]
+    frames.close()
+    assert got == list(range(taken))
+    assert not [t for t in threading.enumerate() if t not in before and t.name.startswith("decode")]
