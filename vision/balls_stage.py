@@ -6,13 +6,21 @@ the tracker from the first frame in which the table is calibrated and balls are 
 from then on hands every frame to the tracker's detection schedule
 (:class:`vision.tracking.video.VideoTracker`). Positions are ball centres on the cloth in
 table millimetres, corrected for the centre's height above the cloth through the camera.
+
+Two things keep it fast without changing what it measures. Frames wider than
+:data:`WORK_WIDTH` are shrunk to it before calibration, detection and tracking: every
+detector and tracker constant was tuned on 1280x720 footage, and at 1080p the same work
+reads 2.25 times the pixels; pixels handed out are in the source frame's pixels all the same.
+And pixel-to-table conversion goes through :class:`PixelMap`, a grid of the exact mapping
+interpolated bilinearly, instead of undistorting every point by fixed-point iteration.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -29,6 +37,83 @@ from vision.tracking.video import ScheduleConfig, VideoTracker, region_mask
 from vision.tracks import Tracks
 
 FloatArray = npt.NDArray[np.float64]
+Image = npt.NDArray[np.uint8]
+
+#: Widest frame the ball stage works on (pixels); wider frames are shrunk to this width.
+WORK_WIDTH = 1280
+
+
+class PixelMap:
+    """A calibration's pixel-to-table mapping on a plane, with the lens undistortion tabulated.
+
+    Why: the exact mapping undistorts each point by 30 fixed-point steps of the lens model,
+    which on real (distorted) footage cost a quarter of the ball stage's time. The undistortion
+    is smooth, so a grid of it every :attr:`step` pixels, interpolated bilinearly, is within a
+    few thousandths of a pixel of it (tests/test_balls_stage.py measures it); the plane's
+    homography after it is applied exactly. Points off the grid (outside the frame) or beside a
+    node where the lens model does not invert, and every point of a camera without
+    distortion, take the exact mapping.
+
+    Args:
+        calibration: the calibration whose mapping is tabulated.
+        z: height of the plane above the cloth (mm); a ball centre is ``TABLE.ball_radius``.
+        step: grid spacing in pixels.
+    """
+
+    def __init__(self, calibration: Calibration, z: float, step: int = 4) -> None:
+        self.calibration = calibration
+        self.z = z
+        self.step = step
+        camera = calibration.camera
+        self._plane = camera.image_to_table(z)
+        self._grid: FloatArray | None = None
+        w, h = calibration.image_size
+        self._n = np.array([w // step + 2, h // step + 2])
+        if camera.intrinsics.has_distortion:
+            gx, gy = np.meshgrid(np.arange(self._n[0]) * float(step), np.arange(self._n[1]) * float(step))
+            nodes = np.column_stack([gx.ravel(), gy.ravel()])
+            with np.errstate(all="ignore"):
+                und = camera.undistort(nodes)
+                # Far corners of a strong lens may not converge (nor do the exact mapping's
+                # there); such nodes are left NaN, and points near them take the exact mapping.
+                wrong = ~(np.abs(camera.distort(np.nan_to_num(und)) - nodes) < 0.01).all(axis=1)
+            und[wrong] = np.nan
+            self._grid = und.reshape(self._n[1], self._n[0], 2)
+
+    def __call__(self, pixels: FloatArray) -> FloatArray:
+        """``(N, 2)`` finite pixels to ``(N, 2)`` table millimetres on the plane."""
+        px = np.asarray(pixels, np.float64).reshape(-1, 2)
+        grid = self._grid
+        if grid is None or not len(px):
+            return self._plane.apply(self.calibration.camera.undistort(px)) if len(px) else px.copy()
+        g = px / self.step
+        i0 = np.floor(g).astype(np.intp)
+        inside = np.all((i0 >= 0) & (i0 < self._n - 1), axis=1)
+        und = np.empty_like(px)
+        if not np.all(inside):
+            und[~inside] = self.calibration.camera.undistort(px[~inside])
+        ix, iy = i0[inside, 0], i0[inside, 1]
+        f = g[inside] - i0[inside]
+        fx, fy = f[:, :1], f[:, 1:]
+        top = grid[iy, ix] * (1 - fx) + grid[iy, ix + 1] * fx
+        bottom = grid[iy + 1, ix] * (1 - fx) + grid[iy + 1, ix + 1] * fx
+        und[inside] = top * (1 - fy) + bottom * fy
+        bad = ~np.isfinite(und).all(axis=1)
+        if np.any(bad):
+            und[bad] = self.calibration.camera.undistort(px[bad])
+        return self._plane.apply(und)
+
+
+def scaled_calibration(cal: Calibration, size: tuple[int, int]) -> Calibration:
+    """``cal`` for the same picture resized to ``size`` (width, height) pixels.
+
+    Only the camera matrix changes: a resize maps the pixel centre ``x`` to ``(x + 0.5) s - 0.5``,
+    and the lens model acts on normalised coordinates.
+    """
+    w, h = cal.image_size
+    sx, sy = size[0] / w, size[1] / h
+    resize = np.array([[sx, 0.0, 0.5 * sx - 0.5], [0.0, sy, 0.5 * sy - 0.5], [0.0, 0.0, 1.0]])
+    return replace(cal, image_size=size, camera_matrix=resize @ np.asarray(cal.camera_matrix, np.float64))
 
 
 def load_calibration(path: Path) -> Calibration:
@@ -49,8 +134,9 @@ class LiveBalls:
         fps: frame rate of the source.
         detector: the ball detector.
         calibrator: keeps the calibration current; ``None`` when a fixed calibration is given.
-        fixed: a calibration given by the user (``--calibration``).
+        fixed: a calibration given by the user (``--calibration``), for the source's frames.
         noise_mm: the position noise the event inference should expect (one sigma).
+        work_width: widest frame worked on (0: always the source's size).
     """
 
     fps: float
@@ -59,9 +145,15 @@ class LiveBalls:
     fixed: Calibration | None = None
     noise_mm: float = 1.5
     schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
+    work_width: int = WORK_WIDTH
     _video: VideoTracker | None = None
     _names: tuple[str, ...] = ()
     _first_index: int = 0
+    #: Working size (width, height) and the source-to-working scale per axis (set by the first frame).
+    _work: tuple[int, int] | None = None
+    _scale: FloatArray = field(default_factory=lambda: np.ones(2))
+    _fixed_work: Calibration | None = None
+    _map: PixelMap | None = None
 
     @classmethod
     def create(
@@ -87,57 +179,82 @@ class LiveBalls:
         if self._video is None:
             raise BaulklineError("no frame was tracked: the table was never calibrated with balls in view")
         t = self._video.tracker.tracks()
-        return Tracks(t.ball_names, t.times + self._first_index / self.fps, t.position, t.pixel, t.state)
+        pixel = self._to_source(t.pixel)
+        return Tracks(t.ball_names, t.times + self._first_index / self.fps, t.position, pixel, t.state)
 
     @property
     def calibration(self) -> Calibration | None:
-        """The calibration in force."""
-        if self.fixed is not None:
-            return self.fixed
+        """The calibration in force, in the pixels of the frames worked on (see :meth:`shrink`)."""
+        if self._fixed_work is not None:
+            return self._fixed_work
         return self.calibrator.calibration if self.calibrator is not None else None
 
     def table_to_pixels(self, xy: FloatArray) -> FloatArray:
-        """Cloth millimetres to pixels of the current frame."""
+        """Cloth millimetres to pixels of the current (source) frame."""
         cal = self.calibration
         if cal is None:
             raise BaulklineError("the table is not calibrated yet")
-        out: FloatArray = cal.table_to_pixels(xy)
+        return self._to_source(cal.table_to_pixels(xy))
+
+    def shrink(self, image: Image) -> Image:
+        """The frame the stage works on: ``image`` shrunk to at most :attr:`work_width` wide.
+
+        The first frame fixes the working size (and scales a fixed calibration to it).
+        """
+        h, w = image.shape[:2]
+        if self._work is None:
+            s = min(1.0, self.work_width / w) if self.work_width > 0 else 1.0
+            self._work = (max(1, round(w * s)), max(1, round(h * s)))
+            self._scale = np.array([self._work[0] / w, self._work[1] / h])
+            if self.fixed is not None:
+                same = tuple(self.fixed.image_size) == (w, h)
+                self._fixed_work = scaled_calibration(self.fixed, self._work) if same else self.fixed
+        if self._work == (w, h):
+            return image
+        return np.asarray(cv2.resize(image, self._work, interpolation=cv2.INTER_LINEAR), np.uint8)
+
+    def _to_source(self, pixels: FloatArray) -> FloatArray:
+        """Working-frame pixels to source-frame pixels (pixel centres stay centres)."""
+        if np.all(self._scale == 1.0):
+            return pixels
+        out: FloatArray = (pixels + 0.5) / self._scale - 0.5
         return out
 
     def _to_table(self, pixels: FloatArray) -> FloatArray:
         cal = self.calibration
         if cal is None:
             return np.full(np.shape(pixels), np.nan)
-        out: FloatArray = cal.pixels_to_table(pixels, z=TABLE.ball_radius)
-        return out
+        if self._map is None or self._map.calibration is not cal:
+            self._map = PixelMap(cal, z=TABLE.ball_radius)
+        return self._map(pixels)
 
     def update(self, frame: Frame) -> BallsInFrame | None:
         """The balls of ``frame`` (``None`` until the table is calibrated and balls are seen)."""
+        image = self.shrink(frame.image)
         if self.calibrator is not None:
-            self.calibrator.update(frame.index, frame.image)
+            self.calibrator.update(frame.index, image)
         cal = self.calibration
         if cal is None:
             return None
-        if self._video is None and not self._seed(frame, cal):
+        if self._video is None and not self._seed(frame.index, image, cal):
             return None
         assert self._video is not None
-        self._video.process(frame.image)
+        self._video.process(image)
         pixel, position, state = self._video.tracker.frame_rows()
-        return BallsInFrame(self._names, pixel, position, state)
+        return BallsInFrame(self._names, self._to_source(pixel), position, state)
 
-    def _seed(self, frame: Frame, cal: Calibration) -> bool:
+    def _seed(self, index: int, image: Image, cal: Calibration) -> bool:
         """Start tracking on the first calibrated frame that shows balls: the ball set, the
         cloth model and the playing-surface mask all come from it."""
-        cloth = self.detector.learn(frame.image, source=f"frame {frame.index}")
-        det = self.detector.detect(frame.image)
+        cloth = self.detector.learn(image, source=f"frame {index}")
+        det = self.detector.detect(image)
         if len(det) == 0:
             return False
-        initial = initial_state(frame.image, det)
+        initial = initial_state(image, det)
         self._names = initial.names
-        self._first_index = frame.index
+        self._first_index = index
         pockets = cal.table_to_pixels(np.array([p.centre for p in TABLE.pockets.values()]))
         tracker = Tracker(initial, fps=self.fps, to_table=self._to_table, pockets=pockets)
-        self._video = VideoTracker(
-            self.detector, tracker, self.schedule, region_mask(cloth.region, frame.image.shape)
-        )
+        region = region_mask(cloth.region, image.shape)
+        self._video = VideoTracker(self.detector, tracker, self.schedule, region)
         return True
