@@ -8,8 +8,9 @@ repeated and reported as the median run:
   real broadcast clips (Task2: real cloth, light and lens, calibrated by the stage itself).
 - **1080p60 track pipeline** (issue 6): the stages of ``baulkline track VIDEO --events`` on a
   rendered 1080p60 break-off (no real 1080p60 footage exists), split into the ball stage, the
-  pocket watch and event inference; the referee's calls from its log are compared with those
-  from the clip's true log, so speed is never bought with wrong calls unnoticed.
+  pocket watch and event inference; the events found are counted beside the clip's true log,
+  so speed is never bought with lost events unnoticed (the sample clips' calls are
+  ``referee_bench``'s).
 
 Why CPU time as well as wall time: several jobs share this 2-core machine, so wall time
 depends on what else runs. CPU time of this process (every thread: the reader thread decodes
@@ -20,18 +21,16 @@ thread's CPU time, and decoding is the rest. The 1-minute load average is printe
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from adjudicator.engine import adjudicate
 from adjudicator.eventlog import event_to_dict, read_events
-from benchmarks.referee_bench import heard
 from benchmarks.results import benchmark_parser, publish, stamp
-from vision.balls_stage import WORK_WIDTH, LiveBalls
-from vision.source import FrameSource
+from vision.balls_stage import LiveBalls
+from vision.source import WORK_WIDTH, FrameSource
 
 ROOT = Path(__file__).resolve().parents[1]
 FOOTAGE = ROOT.parent / "shared" / "footage" / "broadcast-overhead"
@@ -60,11 +59,12 @@ def median_run(runs: list[Run]) -> Run:
     return sorted(runs, key=lambda r: r.cpu)[len(runs) // 2]
 
 
-def decode(paths: list[Path]) -> Run:
-    """Decoding alone, through the same frame source the pipeline reads."""
+def decode(paths: list[Path], work_width: int) -> Run:
+    """Decoding alone, through the same frame source the pipeline reads (with the working copy
+    of a frame wider than ``work_width``)."""
     n, c0, w0 = 0, time.process_time(), time.perf_counter()
     for path in paths:
-        for _ in FrameSource(str(path)).frames():
+        for _ in FrameSource(str(path), work_width=work_width).frames():
             n += 1
     return Run(n, time.process_time() - c0, time.perf_counter() - w0)
 
@@ -74,7 +74,7 @@ def balls_720(paths: list[Path], work_width: int) -> Run:
     n, c0, w0 = 0, time.process_time(), time.perf_counter()
     main = 0.0
     for path in paths:
-        src = FrameSource(str(path))
+        src = FrameSource(str(path), work_width=work_width)
         src.open()
         balls = LiveBalls.create(src.fps)
         balls.work_width = work_width
@@ -115,7 +115,7 @@ def track_events(path: Path, work_width: int) -> Run:
     from vision.events.infer import EventInferer
     from vision.events.pocket_view import PocketWatch
 
-    src = FrameSource(str(path))
+    src = FrameSource(str(path), work_width=work_width)
     src.open()
     fps = src.fps
     balls = LiveBalls.create(fps)
@@ -147,10 +147,10 @@ def track_events(path: Path, work_width: int) -> Run:
         stages["events"] += time.thread_time() - c
     run = Run(n, time.process_time() - c0, time.perf_counter() - w0, stages)
     truth_path = path.with_suffix("").with_suffix(".truth.jsonl")
-    truth = list(read_events(truth_path.read_text().splitlines(), source=str(truth_path)))
-    got = list(read_events([json.dumps(e) for e in log], source="track"))
-    same = heard(list(adjudicate(got))) == heard(list(adjudicate(truth)))
-    run.note = f"{len(log)} events; calls {'equal to' if same else 'DIFFERENT from'} the true log's"
+    truth = Counter(str(e.type) for e in read_events(truth_path.read_text().splitlines(), source=str(truth_path)))
+    got = Counter(str(e["type"]) for e in log)
+    kinds = ("strike", "collision", "cushion", "pot", "place", "rest")
+    run.note = "events found (true): " + ", ".join(f"{k} {got[k]} ({truth[k]})" for k in kinds)
     return run
 
 
@@ -174,7 +174,7 @@ def main() -> None:
     parser.add_argument("--skip-1080", action="store_true", help="only the 720p measurement")
     args = parser.parse_args()
     paths = [FOOTAGE / "Task2" / f"{c}.mp4" for c in args.clips]
-    dec = median_run([decode(paths) for _ in range(args.repeat)])
+    dec = median_run([decode(paths, args.work_width) for _ in range(args.repeat)])
     b720 = median_run([balls_720(paths, args.work_width) for _ in range(args.repeat)])
     print(f"720p decode {dec.ms(dec.cpu):.2f} ms/frame CPU; balls {b720.ms(b720.cpu):.1f} ms/frame CPU")
     lines = [
@@ -195,7 +195,7 @@ def main() -> None:
     ]
     if not args.skip_1080:
         clip = render_1080(CACHE)
-        d1080 = median_run([decode([clip]) for _ in range(args.repeat)])
+        d1080 = median_run([decode([clip], args.work_width) for _ in range(args.repeat)])
         runs = [track_events(clip, args.work_width) for _ in range(args.repeat)]
         t = median_run(runs)
         print(f"1080p track --events {t.ms(t.cpu):.1f} ms/frame CPU ({t.note})")
@@ -210,7 +210,7 @@ def main() -> None:
             "",
             "| path | ms per frame (CPU) | frames per CPU-second | frames/s wall | x real time (CPU) |",
             "|---|---|---|---|---|",
-            row("decode alone", d1080, budget),
+            row("decode alone (and the working copy)", d1080, budget),
             row("whole pipeline", t, budget),
             *(f"| - {k} (main thread) | {t.ms(v):.1f} | | | |" for k, v in t.stages.items()),
             f"| - decoding and the rest (reader thread) | {t.ms(t.cpu - sum(t.stages.values())):.1f} | | | |",

@@ -92,7 +92,7 @@ def test_frames_are_worked_on_at_most_work_width_wide(
     cal = _calibration(LENSES[1], source)
     stage = LiveBalls(fps=30.0, fixed=cal, work_width=work_width)
     image = np.zeros((source[1], source[0], 3), np.uint8)
-    assert stage.shrink(image).shape == (work[1], work[0], 3)
+    assert stage.working(Frame(0, 0.0, image)).shape == (work[1], work[0], 3)
     # The fixed calibration follows the frames worked on; pixels handed out are the source's.
     assert stage.calibration is not None
     assert tuple(stage.calibration.image_size) == work

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from calibration.errors import BaulklineError
-from vision.source import FrameSource
+from vision.source import FrameSource, shrink
 
 
 def _video(path: Path, n: int = 30) -> Path:
@@ -72,3 +72,16 @@ def test_stopping_early_ends_the_reader_thread(tmp_path: Path, taken: int) -> No
     frames.close()
     assert got == list(range(taken))
     assert not [t for t in threading.enumerate() if t not in before and t.name.startswith("decode")]
+
+
+@pytest.mark.parametrize(("work_width", "small"), [(32, (24, 32, 3)), (64, None), (0, None)])
+def test_wide_frames_carry_a_working_copy(
+    tmp_path: Path, work_width: int, small: tuple[int, int, int] | None
+) -> None:
+    path = _video(tmp_path / "e.avi", n=5)
+    for frame in FrameSource(str(path), work_width=work_width).frames():
+        assert (None if frame.small is None else frame.small.shape) == small
+        if frame.small is not None:
+            # The copy is the one the ball stage would make itself, and is handed to it as is.
+            np.testing.assert_array_equal(frame.small, shrink(frame.image, (32, 24)))
+            assert frame.working((32, 24)) is frame.small

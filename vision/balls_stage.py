@@ -7,8 +7,8 @@ from then on hands every frame to the tracker's detection schedule
 (:class:`vision.tracking.video.VideoTracker`). Positions are ball centres on the cloth in
 table millimetres, corrected for the centre's height above the cloth through the camera.
 
-Two things keep it fast without changing what it measures. Frames wider than
-:data:`WORK_WIDTH` are shrunk to it before calibration, detection and tracking: every
+Two things keep it fast. Frames wider than :data:`vision.source.WORK_WIDTH` are worked on
+shrunk to it (the reader thread makes the copy: :attr:`vision.source.Frame.small`): every
 detector and tracker constant was tuned on 1280x720 footage, and at 1080p the same work
 reads 2.25 times the pixels; pixels handed out are in the source frame's pixels all the same.
 And pixel-to-table conversion goes through :class:`PixelMap`, a grid of the exact mapping
@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -30,7 +29,7 @@ from calibration.table import TABLE
 from calibration.video import VideoCalibrator
 from vision.detection.classical import ClassicalDetector
 from vision.pipeline import BallsInFrame
-from vision.source import Frame
+from vision.source import WORK_WIDTH, Frame, work_size
 from vision.tracking.start import initial_state
 from vision.tracking.tracker import Tracker
 from vision.tracking.video import ScheduleConfig, VideoTracker, region_mask
@@ -38,9 +37,6 @@ from vision.tracks import Tracks
 
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
-
-#: Widest frame the ball stage works on (pixels); wider frames are shrunk to this width.
-WORK_WIDTH = 1280
 
 
 class PixelMap:
@@ -184,7 +180,7 @@ class LiveBalls:
 
     @property
     def calibration(self) -> Calibration | None:
-        """The calibration in force, in the pixels of the frames worked on (see :meth:`shrink`)."""
+        """The calibration in force, in the pixels of the frames worked on (see :meth:`working`)."""
         if self._fixed_work is not None:
             return self._fixed_work
         return self.calibrator.calibration if self.calibrator is not None else None
@@ -196,22 +192,19 @@ class LiveBalls:
             raise BaulklineError("the table is not calibrated yet")
         return self._to_source(cal.table_to_pixels(xy))
 
-    def shrink(self, image: Image) -> Image:
-        """The frame the stage works on: ``image`` shrunk to at most :attr:`work_width` wide.
+    def working(self, frame: Frame) -> Image:
+        """The frame the stage works on: at most :attr:`work_width` wide.
 
         The first frame fixes the working size (and scales a fixed calibration to it).
         """
-        h, w = image.shape[:2]
+        h, w = frame.image.shape[:2]
         if self._work is None:
-            s = min(1.0, self.work_width / w) if self.work_width > 0 else 1.0
-            self._work = (max(1, round(w * s)), max(1, round(h * s)))
+            self._work = work_size(w, h, self.work_width)
             self._scale = np.array([self._work[0] / w, self._work[1] / h])
             if self.fixed is not None:
                 same = tuple(self.fixed.image_size) == (w, h)
                 self._fixed_work = scaled_calibration(self.fixed, self._work) if same else self.fixed
-        if self._work == (w, h):
-            return image
-        return np.asarray(cv2.resize(image, self._work, interpolation=cv2.INTER_LINEAR), np.uint8)
+        return frame.working(self._work)
 
     def _to_source(self, pixels: FloatArray) -> FloatArray:
         """Working-frame pixels to source-frame pixels (pixel centres stay centres)."""
@@ -230,7 +223,7 @@ class LiveBalls:
 
     def update(self, frame: Frame) -> BallsInFrame | None:
         """The balls of ``frame`` (``None`` until the table is calibrated and balls are seen)."""
-        image = self.shrink(frame.image)
+        image = self.working(frame)
         if self.calibrator is not None:
             self.calibrator.update(frame.index, image)
         cal = self.calibration
