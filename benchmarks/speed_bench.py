@@ -147,7 +147,8 @@ def track_events(path: Path, work_width: int) -> Run:
         stages["events"] += time.thread_time() - c
     run = Run(n, time.process_time() - c0, time.perf_counter() - w0, stages)
     truth_path = path.with_suffix("").with_suffix(".truth.jsonl")
-    truth = Counter(str(e.type) for e in read_events(truth_path.read_text().splitlines(), source=str(truth_path)))
+    lines = truth_path.read_text().splitlines()
+    truth = Counter(str(e.type) for e in read_events(lines, source=str(truth_path)))
     got = Counter(str(e["type"]) for e in log)
     kinds = ("strike", "collision", "cushion", "pot", "place", "rest")
     run.note = "events found (true): " + ", ".join(f"{k} {got[k]} ({truth[k]})" for k in kinds)
