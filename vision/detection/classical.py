@@ -105,10 +105,21 @@ class Blobs:
     centroids: FloatArray
 
     @classmethod
-    def of(cls, mask: Mask) -> Blobs:
-        """Label the mask's 8-connected components."""
-        _, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        return cls(np.asarray(labels, np.int32), np.asarray(stats, np.int32), np.asarray(cents, np.float64))
+    def of(cls, mask: Mask, box: tuple[int, int, int, int] | None = None) -> Blobs:
+        """Label the mask's 8-connected components (only inside ``box`` = ``(x0, y0, x1, y1)``
+        where the mask is 0 outside it: the labels, boxes and centroids are the same)."""
+        h, w = mask.shape
+        x0, y0, x1, y1 = (0, 0, w, h) if box is None else box
+        _, part, st, cents = cv2.connectedComponentsWithStats(mask[y0:y1, x0:x1], connectivity=8)
+        if (x0, y0, x1, y1) == (0, 0, w, h):
+            labels = np.asarray(part, np.int32)
+        else:
+            labels = np.zeros((h, w), np.int32)
+            labels[y0:y1, x0:x1] = part
+        stats = np.array(st, np.int32)
+        stats[:, cv2.CC_STAT_LEFT] += x0
+        stats[:, cv2.CC_STAT_TOP] += y0
+        return cls(labels, stats, np.asarray(cents, np.float64) + np.array([x0, y0], np.float64))
 
     def __len__(self) -> int:
         return len(self.stats) - 1
@@ -116,7 +127,7 @@ class Blobs:
 
 def calibrate_radius(small: Image, model: ClothModel) -> ClothModel:
     """Correct the model's radius prior by the median size of the image's compact blobs."""
-    blobs = Blobs.of(candidate_mask(small, model))
+    blobs = Blobs.of(candidate_mask(small, model), model.box)
     if len(blobs) == 0:
         return model
     st = blobs.stats[1:].astype(np.float64)
@@ -157,7 +168,7 @@ def find_balls(
     are too few, or when ``prior`` is given and ``remeasure`` is false); clusters are split
     with it, or with ``prior`` (a previous frame's) when the image has too few lone balls.
     """
-    blobs = Blobs.of(mask)
+    blobs = Blobs.of(mask, model.box)
     empty = np.zeros((0, 2)), np.zeros(0), np.zeros(0), None
     if len(blobs) == 0:
         return empty
@@ -222,7 +233,7 @@ def find_balls(
     shadeless: npt.NDArray[np.uint8] | None = None
     for k in attached:
         if dt is None:
-            dt = np.asarray(cv2.distanceTransform(mask, cv2.DIST_L2, 3), np.float32)
+            dt = _distance(mask, model.box)
         x0, y0, w, h, _ = (int(v) for v in blobs.stats[k])
         sub = blobs.labels[y0 : y0 + h, x0 : x0 + w] == k
         if float(dt[y0 : y0 + h, x0 : x0 + w][sub].max()) > ATTACHED_THICKEST * float(r_all[k - 1]):
@@ -263,7 +274,7 @@ def find_balls(
         )
     for k in clusters:
         if dt is None:
-            dt = np.asarray(cv2.distanceTransform(mask, cv2.DIST_L2, 3), np.float32)
+            dt = _distance(mask, model.box)
         x0, y0, w, h, _ = (int(v) for v in blobs.stats[k])
         r = float(r_all[k - 1])
         sub = blobs.labels[y0 : y0 + h, x0 : x0 + w] == k
@@ -295,28 +306,40 @@ def refine_centres(image: Image, model: ClothModel, centres: FloatArray, radii: 
     Why: a working pixel is two frame pixels, about a centimetre of cloth; the centroid of the
     working mask is quantised to it. The frame's own pixels near the ball, weighed by how
     unlike the cloth they are (:func:`_refined`), give its centroid to a fraction of a frame
-    pixel.
+    pixel. All the balls are re-measured together, pass by pass (one set of array operations
+    for the frame, not one per ball: this runs on every full-frame detection).
     """
     s = model.scale
     out = centres.copy()
-    for i, ((cu, cv), r) in enumerate(zip(centres, radii, strict=True)):
-        u, v, rf = (cu + 0.5) / s - 0.5, (cv + 0.5) / s - 0.5, r / s
-        u0, v0 = u, v
-        for _ in range(REFINE_PASSES):
-            moved = _refined(image, model, u, v, rf)
-            if moved is None:
-                break
-            u, v = moved
-        # Refining corrects the quantisation (under a working pixel); a bigger move was pulled
-        # by something beside the ball (a shadow, a cue's tip), so the blob's centroid stands.
-        if math.hypot(u - u0, v - v0) <= REFINE_MAX_MOVE / s:
-            out[i] = ((u + 0.5) * s - 0.5, (v + 0.5) * s - 0.5)
+    if not len(centres):
+        return out
+    u0 = (centres[:, 0] + 0.5) / s - 0.5
+    v0 = (centres[:, 1] + 0.5) / s - 0.5
+    rf = np.asarray(radii, np.float64) / s
+    u, v = u0.copy(), v0.copy()
+    live = np.ones(len(centres), bool)
+    for _ in range(REFINE_PASSES):
+        idx = np.flatnonzero(live)
+        if not len(idx):
+            break
+        moved, ok = _refined(image, model, u[idx], v[idx], rf[idx])
+        live[idx[~ok]] = False
+        u[idx[ok]], v[idx[ok]] = moved[ok, 0], moved[ok, 1]
+    # Refining corrects the quantisation (under a working pixel); a bigger move was pulled
+    # by something beside the ball (a shadow, a cue's tip), so the blob's centroid stands.
+    take = np.hypot(u - u0, v - v0) <= REFINE_MAX_MOVE / s
+    out[take, 0] = (u[take] + 0.5) * s - 0.5
+    out[take, 1] = (v[take] + 0.5) * s - 0.5
     return out
 
 
-def _refined(image: Image, model: ClothModel, u: float, v: float, rf: float) -> tuple[float, float] | None:
-    """The centroid (frame pixels) of the ball's disc around ``(u, v)``, each pixel weighed by
-    how far its chromaticity is from the cloth's, as a share of the ball's middle's.
+def _refined(
+    image: Image, model: ClothModel, u: FloatArray, v: FloatArray, rf: FloatArray
+) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    """The centroid (frame pixels) of each ball's disc around ``(u, v)``, each pixel weighed by
+    how far its chromaticity is from the cloth's, as a share of the ball's middle's; and
+    whether there was one (a ball too near the frame's edge, or too little of it unlike the
+    cloth, keeps its centre).
 
     Why weighed, not thresholded: video stores colour at half resolution (4:2:0), so the
     chromaticity of a ball's rim comes in 2x2 blocks that mix ball and cloth; a threshold
@@ -324,33 +347,67 @@ def _refined(image: Image, model: ClothModel, u: float, v: float, rf: float) -> 
     number of frames averages away. The distance grows with the share of the ball in the
     mix, so weighing by it puts each rim block at its coverage (sample clips at rest: lone
     balls 2.3 -> 1.4 mm RMS).
+
+    Every ball's window (``REFINE_REACH`` radii and a pixel round its centre, clipped to the
+    frame) is cut from one patch size; pixels outside a ball's own window weigh nothing.
     """
     s = model.scale
+    n = len(u)
     h, w = image.shape[:2]
-    half = math.ceil(REFINE_REACH * rf) + 1
-    x0, y0 = max(0, int(u) - half), max(0, int(v) - half)
-    x1, y1 = min(w, int(u) + half + 1), min(h, int(v) + half + 1)
-    if x1 - x0 < 3 or y1 - y0 < 3:
-        return None
-    crop = image[y0:y1, x0:x1]
-    chroma, value = chromaticity(crop)
-    iy = min(int((v + 0.5) * s), model.region.shape[0] - 1)
-    ix = min(int((u + 0.5) * s), model.region.shape[1] - 1)
-    ref = model.chroma if model.background is None else model.background[max(iy, 0), max(ix, 0)]
-    dist = chroma_distance(chroma, ref)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    r2 = (xx - u) ** 2 + (yy - v) ** 2
-    disc = r2 <= (REFINE_REACH * rf) ** 2
-    ball = ((dist > model.threshold) | (value < DARK_FRACTION * model.value)) & disc
-    if np.count_nonzero(ball) < 0.5 * math.pi * rf * rf:
-        return None
-    middle = r2 <= (REFINE_MIDDLE * rf) ** 2
-    full = max(float(np.median(dist[middle])) if middle.any() else 0.0, 2.0 * model.threshold)
-    weight = np.clip(dist / full, 0.0, 1.0) * disc
-    total = float(weight.sum())
-    if total <= 0.0:
-        return None
-    return float((xx * weight).sum() / total), float((yy * weight).sum() / total)
+    half = np.ceil(REFINE_REACH * rf).astype(np.int64) + 1
+    iu, iv = np.trunc(u).astype(np.int64), np.trunc(v).astype(np.int64)
+    ok = (np.minimum(w, iu + half + 1) - np.maximum(0, iu - half) >= 3) & (
+        np.minimum(h, iv + half + 1) - np.maximum(0, iv - half) >= 3
+    )
+    span = int(half.max())
+    offs = np.arange(-span, span + 1)
+    size = len(offs)
+    xs, ys = iu[:, None] + offs, iv[:, None] + offs
+    # Squared distances to the centre along each axis; beyond the ball's own window or the
+    # frame, infinite (such a pixel is in no disc).
+    dx2 = np.where((np.abs(offs) <= half[:, None]) & (xs >= 0) & (xs < w), (xs - u[:, None]) ** 2, np.inf)
+    dy2 = np.where((np.abs(offs) <= half[:, None]) & (ys >= 0) & (ys < h), (ys - v[:, None]) ** 2, np.inf)
+    r2 = dy2[:, :, None] + dx2[:, None, :]
+    patches = np.empty((n, size, size, 3), np.uint8)
+    for k in range(n):
+        a, b = int(xs[k, 0]), int(ys[k, 0])
+        if a >= 0 and b >= 0 and a + size <= w and b + size <= h:
+            patches[k] = image[b : b + size, a : a + size]
+        else:  # by the frame's edge: its nearest pixels repeated (they are outside every disc)
+            patches[k] = image[np.clip(ys[k], 0, h - 1)[:, None], np.clip(xs[k], 0, w - 1)[None, :]]
+    chroma, value = chromaticity(patches.reshape(n * size, size, 3))
+    iy = np.minimum(np.trunc((v + 0.5) * s).astype(np.int64), model.region.shape[0] - 1)
+    ix = np.minimum(np.trunc((u + 0.5) * s).astype(np.int64), model.region.shape[1] - 1)
+    if model.background is None:
+        ref = np.broadcast_to(np.asarray(model.chroma, np.float32), (n, 3))
+    else:
+        ref = model.background[np.maximum(iy, 0), np.maximum(ix, 0)]
+    dist = chroma_distance(chroma, ref[:, None, :] if n == 1 else np.repeat(ref, size, axis=0)[:, None, :])
+    dist = dist.reshape(n, size, size)
+    disc = r2 <= ((REFINE_REACH * rf) ** 2)[:, None, None]
+    ball = ((dist > model.threshold) | (value.reshape(n, size, size) < DARK_FRACTION * model.value)) & disc
+    ok &= np.count_nonzero(ball, axis=(1, 2)) >= 0.5 * math.pi * rf * rf
+    middle = r2 <= ((REFINE_MIDDLE * rf) ** 2)[:, None, None]
+    # The median of each ball's middle: its pixels sorted to the front of its row.
+    count = np.count_nonzero(middle, axis=(1, 2))
+    srt = np.sort(np.where(middle, dist, np.float32(np.inf)).reshape(n, -1), axis=1)
+    rows = np.arange(n)
+    lo, hi = srt[rows, np.maximum(count - 1, 0) // 2], srt[rows, np.maximum(count, 1) // 2]
+    med = np.where(count > 0, (lo.astype(np.float64) + hi) / 2.0, 0.0)
+    full = np.maximum(med, 2.0 * model.threshold).astype(np.float32)
+    weight = np.clip(dist / full[:, None, None], 0.0, 1.0) * disc
+    total = weight.sum(axis=(1, 2), dtype=np.float64)
+    ok &= total > 0.0
+    safe = np.where(total > 0.0, total, 1.0)
+    out = np.stack(
+        [
+            (weight.sum(axis=1, dtype=np.float64) * xs).sum(axis=1) / safe,
+            (weight.sum(axis=2, dtype=np.float64) * ys).sum(axis=1) / safe,
+        ],
+        axis=1,
+    )
+    out[~ok] = np.stack([u, v], axis=1)[~ok]
+    return out, ok
 
 
 @dataclass
@@ -436,6 +493,15 @@ class ClassicalDetector:
             det, feats = det[~shade], feats[~shade]
         colour, conf = self.classifier.assign(feats)
         return det.with_colour(colour, conf * det.confidence)
+
+
+def _distance(mask: Mask, box: tuple[int, int, int, int]) -> npt.NDArray[np.float32]:
+    """Distance of every candidate pixel to the nearest non-candidate, worked out inside ``box``
+    only (the mask is 0 outside it, and its margin of zeros is nearer than anything beyond)."""
+    x0, y0, x1, y1 = box
+    out = np.zeros(mask.shape, np.float32)
+    out[y0:y1, x0:x1] = cv2.distanceTransform(mask[y0:y1, x0:x1], cv2.DIST_L2, 3)
+    return out
 
 
 def _add(
