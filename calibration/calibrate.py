@@ -56,6 +56,7 @@ from calibration.markings import (
     find_cloth,
     homography_projector,
     nose_points,
+    nose_points_sides,
     outer_quad,
 )
 from calibration.pockets import middle_points
@@ -370,12 +371,19 @@ def _noses(
     """Cushion-edge points of every side; ``centre`` (the camera, when known) sets the height
     each edge is seen at, :func:`calibration.fit.edge_height`, and ``edge_offsets`` (a fitted
     camera's, :data:`calibration.fit.SIDE_ORDER`) where across the cushion it was found."""
-    out = {}
-    for i, side in enumerate(SIDE_ORDER):
-        z = 0.0 if centre is None else edge_height(side, centre)
-        around = offsets if edge_offsets is None else offsets + float(edge_offsets[i])
-        out[side] = nose_points(image, cloth, to_image, side, around, z, step)
-    return out
+    heights = {0.0 if centre is None else edge_height(side, centre) for side in SIDE_ORDER}
+    if len(heights) > 1:  # each side at its own height: one search each
+        out = {}
+        for i, side in enumerate(SIDE_ORDER):
+            z = 0.0 if centre is None else edge_height(side, centre)
+            around = offsets if edge_offsets is None else offsets + float(edge_offsets[i])
+            out[side] = nose_points(image, cloth, to_image, side, around, z, step)
+        return out
+    windows = {
+        side: offsets if edge_offsets is None else offsets + float(edge_offsets[i])
+        for i, side in enumerate(SIDE_ORDER)
+    }
+    return nose_points_sides(image, cloth, to_image, windows, heights.pop(), step)
 
 
 def calibrate_image(image: UInt8Array, frame: str = "image") -> Calibration:
