@@ -1,14 +1,13 @@
 """Real footage, Task2: was a ball potted in each clip, which colour, into which pocket.
 
-The whole pipeline runs on every clip, nothing from the ground truth goes in:
-calibration as the live pipeline keeps it (:class:`calibration.video.VideoCalibrator`), the
-classical detector and the tracker (:mod:`vision.detection`, :mod:`vision.tracking`) for
-ball identities and table positions, and :class:`vision.events.infer.EventInferer` for the
-pots. Our pocket names become the clip's pocket numbers (1 top-left, 2 top-right,
-3 bottom-left, 4 bottom-right, 5 middle-left, 6 middle-right, as seen in the image) by
-where each pocket's centre projects in the image, so a camera facing the other way is
-handled. A clip is right when the potted/not-potted answer, the colour and the pocket all
-match its ``N_gt.txt``. The source repository's method gets 88%.
+The product's path runs on every clip, nothing from the ground truth goes in: the stages of
+``baulkline track --events`` (the ball stage :class:`vision.balls_stage.LiveBalls`: live
+calibration, classical detector, tracker inside the playing-surface mask; the pocket watch;
+:class:`vision.events.infer.EventInferer` for the pots). Our pocket names become the clip's
+pocket numbers (1 top-left, 2 top-right, 3 bottom-left, 4 bottom-right, 5 middle-left,
+6 middle-right, as seen in the image) by where each pocket's centre projects in the image,
+so a camera facing the other way is handled. A clip is right when the potted/not-potted
+answer, the colour and the pocket all match its ``N_gt.txt``. The source repository's method gets 88%.
 
 Run: ``python -m benchmarks.task2_bench [--clips 1 2 3]``; writes the ``task2`` section of
 ``benchmarks/RESULTS.md`` when run on all clips. ``--speed`` instead times the whole ``track``
@@ -18,7 +17,7 @@ pipeline on a rendered 1080p60 clip (section ``track_speed``).
 from __future__ import annotations
 
 import argparse
-import dataclasses
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,7 +29,7 @@ import numpy.typing as npt
 from adjudicator.eventlog import InputEvent, Pot
 from benchmarks.results import stamp, update_section
 from calibration.errors import BaulklineError
-from calibration.table import TABLE, Colour, colour_of
+from calibration.table import TABLE, colour_of
 
 FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage" / "broadcast-overhead"
 FloatArray = npt.NDArray[np.float64]
@@ -44,10 +43,6 @@ IMAGE_POCKETS: dict[tuple[str, str], int] = {
     ("middle", "left"): 5,
     ("middle", "right"): 6,
 }
-
-#: The tracker's position noise, in pixels (one standard deviation): the detector fits a
-#: ball's centre to about half a pixel at 720p.
-TRACK_NOISE_PX = 0.5
 
 
 @dataclass(frozen=True)
@@ -114,89 +109,57 @@ def image_pocket_numbers(pocket_pixels: dict[str, FloatArray]) -> dict[str, int]
     return out
 
 
-def run_clip(path: Path) -> tuple[list[InputEvent], dict[str, int], int]:
-    """The event log of a clip from the real pipeline, the pocket numbering, and frames read.
+def run_clip(path: Path, dump: Path | None = None) -> tuple[list[InputEvent], dict[str, int], int, str]:
+    """The event log of a clip from the product's path, the pocket numbering, frames read,
+    and the clip's format (``WIDTHxHEIGHT@FPS``).
 
-    Calibration is the live pipeline's own (:class:`calibration.video.VideoCalibrator`, as in
-    :mod:`vision.balls_stage`): every frame is tried until one calibrates (a clip may open on
-    a close-up or a view without the baulk-line), then re-checked each frame and
-    re-calibrated when the camera moves. Tracking starts on the first calibrated frame in
-    which balls are found; frames before it are not the table and give no events.
+    The stages are those of ``baulkline track --events`` (:mod:`vision.track_cli`): the ball
+    stage :class:`vision.balls_stage.LiveBalls` (the live calibration, every frame tried until
+    one calibrates, re-checked each frame; the classical detector; the tracker seeded on the
+    first calibrated frame with balls, inside that frame's playing-surface mask), the pocket
+    watch on the stage's own projection (:meth:`LiveBalls.table_to_pixels`), and
+    :class:`vision.events.infer.EventInferer` with the stage's noise. Measuring a set-up of its
+    own would measure something the product does not run. ``dump``: a folder for the clip's
+    tracks (``N.tracks.csv``), pocket views (``N.hidden.npy``) and pocket numbers
+    (``N.pockets.json``), to study the events offline.
     """
-    from calibration.video import VideoCalibrator
-    from vision.detection.classical import ClassicalDetector
-    from vision.detection.detections import COLOURS
+    from vision.balls_stage import LiveBalls
     from vision.events.infer import EventInferer
     from vision.events.pocket_view import PocketWatch
     from vision.source import FrameSource
-    from vision.tracking.start import initial_state
-    from vision.tracking.tracker import Tracker
-    from vision.tracking.video import VideoTracker
 
     source = FrameSource(str(path))
     fps = source.fps
-    calibrator = VideoCalibrator(fps=fps)
-    r = TABLE.ball_radius
-
-    def to_table(px: FloatArray) -> FloatArray:
-        cal = calibrator.calibration
-        if cal is None:  # the camera moved and did not re-calibrate: positions unknown
-            return np.full(np.shape(px), np.nan)
-        out: FloatArray = cal.pixels_to_table(px, z=r)
-        return out
-
-    def to_cloth_pixels(xy: FloatArray) -> FloatArray:
-        cal = calibrator.calibration
-        if cal is None:
-            raise BaulklineError("not calibrated")
-        out: FloatArray = cal.table_to_pixels(xy, z=0.0)
-        return out
-
-    video: VideoTracker | None = None
-    inferer: EventInferer | None = None
+    balls = LiveBalls.create(fps)
     watch = PocketWatch()
+    inferer: EventInferer | None = None
     numbers: dict[str, int] = {}
     events: list[InputEvent] = []
-    n = 0
+    views: list[FloatArray] = []
+    n, fmt = 0, ""
     for frame in source.frames():
         n += 1
-        cal = calibrator.update(frame.index, frame.image)
-        if video is None:
-            if cal is None:
-                continue
-            detector = ClassicalDetector()
-            detector.learn(frame.image, source=f"{path.name} frame {frame.index}")
-            d0 = detector.detect(frame.image)
-            if len(d0) == 0:
-                continue
-            # The track CLI's ball set (vision.tracking.start): the white and the six colours
-            # always as columns, absent until seen, so a colour the first frame missed (the
-            # black against a cushion's shade in clip 3) is picked up when it rolls into view.
-            # A ball whose colour the classifier left open is tracked as a red (the ball a
-            # frame has most of).
-            red = COLOURS.index(Colour.RED)
-            d0 = dataclasses.replace(d0, colour=np.where(d0.colour < 0, red, d0.colour))
-            seed = initial_state(frame.image, d0)
-            pockets = {
-                name: cal.table_to_pixels(np.array([p.centre]), z=0.0)[0] for name, p in TABLE.pockets.items()
-            }
-            numbers = image_pocket_numbers(pockets)
-            tracker = Tracker(seed, fps=fps, to_table=to_table, pockets=np.array(list(pockets.values())))
-            video = VideoTracker(detector, tracker)
-            centre = cal.table_to_pixels(np.array([[TABLE.length / 2, TABLE.width / 2]]), z=r)[0]
-            mm_per_px = float(
-                np.hypot(*(to_table((centre + np.array([1.0, 0.0]))[None]) - to_table(centre[None]))[0])
-            )
-            inferer = EventInferer(seed.names, fps=fps, noise_mm=TRACK_NOISE_PX * mm_per_px)
-        assert inferer is not None
-        video.process(frame.image)
-        _, pos, state = video.tracker.frame_rows()
-        hidden = watch.update(frame.image, to_cloth_pixels)
-        events += inferer.update(frame.index, frame.t, pos, state, hidden)
+        fmt = fmt or f"{frame.image.shape[1]}x{frame.image.shape[0]}@{fps:g}"
+        tracked = balls.update(frame)
+        if tracked is None:
+            continue
+        if inferer is None:
+            centres = np.array([p.centre for p in TABLE.pockets.values()])
+            pixels = balls.table_to_pixels(centres)
+            numbers = image_pocket_numbers(dict(zip(TABLE.pockets, pixels, strict=True)))
+            inferer = EventInferer(tracked.names, fps=fps, noise_mm=balls.noise_mm)
+        hidden = watch.update(frame.image, balls.table_to_pixels)
+        views.append(np.full(len(TABLE.pockets), np.nan) if hidden is None else hidden)
+        events += inferer.update(frame.index, frame.t, tracked.position, tracked.state, hidden)
     if inferer is None:
         raise BaulklineError(f"{path.name}: no frame of the clip calibrated with balls on the table")
     events += inferer.finish()
-    return events, numbers, n
+    if dump is not None:
+        dump.mkdir(parents=True, exist_ok=True)
+        balls.tracks().to_csv(dump / f"{path.stem}.tracks.csv")
+        np.save(dump / f"{path.stem}.hidden.npy", np.array(views))
+        (dump / f"{path.stem}.pockets.json").write_text(json.dumps(numbers))
+    return events, numbers, n, fmt
 
 
 def answer_of(events: Sequence[InputEvent], numbers: dict[str, int]) -> Answer:
@@ -207,13 +170,13 @@ def answer_of(events: Sequence[InputEvent], numbers: dict[str, int]) -> Answer:
     return Answer(True, numbers[pots[0].pocket], colour_of(pots[0].ball).value)
 
 
-def score_clip(clip: int, root: Path = FOOTAGE) -> ClipResult:
-    """Run one Task2 clip and compare with its truth."""
+def score_clip(clip: int, root: Path = FOOTAGE, dump: Path | None = None) -> ClipResult:
+    """Run one Task2 clip and compare with its truth (``dump``: see :func:`run_clip`)."""
     d = root / "Task2"
     truth = read_truth(d / "ground-truth" / f"{clip}_gt.txt")
     t0 = time.perf_counter()
     try:
-        events, numbers, n = run_clip(d / f"{clip}.mp4")
+        events, numbers, n, fmt = run_clip(d / f"{clip}.mp4", dump)
     except Exception as exc:  # a clip the pipeline cannot run is a wrong answer, reported
         return ClipResult(clip, truth, Answer(False), time.perf_counter() - t0, 0, error=repr(exc)[:120])
     return ClipResult(
@@ -223,22 +186,8 @@ def score_clip(clip: int, root: Path = FOOTAGE) -> ClipResult:
         time.perf_counter() - t0,
         n,
         events,
-        format=video_format(d / f"{clip}.mp4"),
+        format=fmt,
     )
-
-
-def video_format(path: Path) -> str:
-    """``WIDTHxHEIGHT@FPS`` of a video file."""
-    import cv2
-
-    cap = cv2.VideoCapture(str(path))
-    try:
-        w, h, fps = (
-            cap.get(p) for p in (cv2.CAP_PROP_FRAME_WIDTH, cv2.CAP_PROP_FRAME_HEIGHT, cv2.CAP_PROP_FPS)
-        )
-    finally:
-        cap.release()
-    return f"{int(w)}x{int(h)}@{fps:g}"
 
 
 def track_speed(workdir: Path, seconds: float = 10.0, seed: int = 7) -> str:
@@ -346,9 +295,9 @@ def report(results: list[ClipResult], command: str) -> str:
         "## Task2: pots on real footage (broadcast-overhead/Task2)",
         "",
         stamp(command),
-        "Real pipeline: VideoCalibrator (every frame until one calibrates) -> ClassicalDetector + "
-        "Tracker (VideoTracker) -> EventInferer, with each pocket's approach watched for players "
-        "(PocketWatch); our pocket names mapped to the image's pocket "
+        "The product's path (the stages of `baulkline track --events`): LiveBalls (VideoCalibrator, "
+        "ClassicalDetector, VideoTracker inside the playing-surface mask) -> EventInferer, with each "
+        "pocket's approach watched for players (PocketWatch); our pocket names mapped to the image's pocket "
         "numbers by where each pocket projects. Nothing from the ground truth is used.",
         "",
         "| figure | value |",
@@ -376,6 +325,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--clips", type=int, nargs="*", default=list(range(1, 26)))
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--dump", type=Path, help="write each clip's tracks and pocket views here")
     ap.add_argument(
         "--speed", action="store_true", help="instead: time the track pipeline on a rendered 1080p60 clip"
     )
@@ -394,7 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     results = []
     for clip in args.clips:
-        res = score_clip(clip)
+        res = score_clip(clip, dump=args.dump)
         results.append(res)
         pots = [(e.ball, e.pocket, round(e.t, 2)) for e in res.events if isinstance(e, Pot)]
         print(

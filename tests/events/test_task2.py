@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -115,8 +116,9 @@ def test_real_pipeline_writes_a_valid_log_on_task2_clips(footage: Path, clip: in
     order that starts with the position and contains the clip's stroke; the answer's pocket
     number (when potted) is one of the image's six. Accuracy against the truth is the
     benchmark's figure (benchmarks/task2_bench.py), not asserted here."""
-    events, numbers, frames = run_clip(footage / "Task2" / f"{clip}.mp4")
+    events, numbers, frames, fmt = run_clip(footage / "Task2" / f"{clip}.mp4")
     assert frames > 30
+    assert re.fullmatch(r"\d+x\d+@[\d.]+", fmt), fmt
     assert isinstance(events[0], FrameStart)
     assert any(e.type == "strike" for e in events)
     times = [e.t for e in events]
