@@ -481,7 +481,7 @@ class ClassicalDetector:
         if self.classifier is None or not len(det):
             return det
         feats = colour_features(image, det.pixel, det.radius, model.lab)
-        cut = np.isclose(det.confidence, CUT_SCORE) | np.isclose(det.confidence, BORDER_SCORE)
+        cut = _scored(det.confidence, CUT_SCORE) | _scored(det.confidence, BORDER_SCORE)
         work = (det.pixel + 0.5) * s - 0.5
         iy = np.clip(np.round(work[:, 1]).astype(np.int64), 0, model.inside.shape[0] - 1)
         ix = np.clip(np.round(work[:, 0]).astype(np.int64), 0, model.inside.shape[1] - 1)
@@ -493,6 +493,12 @@ class ClassicalDetector:
             det, feats = det[~shade], feats[~shade]
         colour, conf = self.classifier.assign(feats)
         return det.with_colour(colour, conf * det.confidence)
+
+
+def _scored(confidence: FloatArray, score: float) -> BoolArray:
+    """Rows whose confidence is ``score`` (``np.isclose``'s test, without its cost per call: this
+    runs on every detection the tracker asks for)."""
+    return np.asarray(np.abs(confidence - score) <= 1e-8 + 1e-5 * abs(score), np.bool_)
 
 
 def _distance(mask: Mask, box: tuple[int, int, int, int]) -> npt.NDArray[np.float32]:

@@ -157,7 +157,7 @@ def relative_lightness_costs(costs: FloatArray, feats: FloatArray) -> FloatArray
     best = np.argmin(costs, axis=1)
     # A detection that fits no colour well (a hand, a pocket's leather) is no reference.
     fits = costs[np.arange(len(costs)), best] < REFERENCE_FIT
-    reddish = np.flatnonzero(np.isin(best, [red, pink, brown]) & fits)
+    reddish = np.flatnonzero(((best == red) | (best == pink) | (best == brown)) & fits)
     if len(reddish) < 2:
         return costs
     light = feats[reddish, 0]
