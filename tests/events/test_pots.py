@@ -10,6 +10,7 @@ plain view is potted.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -21,7 +22,9 @@ from calibration.table import TABLE
 from tests.events.scenes import simulate
 from vision.events.config import EventConfig
 from vision.events.exits import speeds_up
+from vision.events.geometry import at_mouth, pocket_entry
 from vision.events.infer import infer_tracks
+from vision.events.kinematics import Motion
 from vision.events.pocket_view import GRID_MM, PocketView, approach_points, occluders
 from vision.events.synthetic import CameraNoise, tracks_from_timeline
 from vision.synthetic.timeline import Timeline
@@ -124,6 +127,89 @@ def test_track_into_a_covered_pocket_is_not_potted() -> None:
     assert pots(infer_tracks(tracks, noise_mm=NOISE, hidden=view(len(tracks.times), hidden_from=k))) == []
 
 
+@pytest.mark.parametrize("clear_before", [1, 2, 3])
+def test_track_into_a_pocket_covered_while_it_was_seen_is_not_potted(clear_before: int) -> None:
+    """Tracked to the mouth while a player covered the approach, the player gone a frame or
+    few before the track vanished: the sightings the path was read from were made under the
+    player (a track riding a sleeve out of the approach as the player straightens up)."""
+    tracks = tracks_from_timeline(
+        pot_scene(1800.0), CameraNoise(fps=FPS, noise_mm=NOISE, dropout=0.0), np.random.default_rng(6)
+    )
+    b = tracks.ball_names.index("red1")
+    k = int(np.flatnonzero(tracks.state[:, b] == TrackState.ABSENT)[0])
+    hidden = view(len(tracks.times), hidden_from=k - 12)
+    hidden[k - clear_before :] = 0.0
+    assert pots(infer_tracks(tracks, noise_mm=NOISE, hidden=hidden)) == []
+
+
+@pytest.mark.parametrize(
+    ("start", "velocity", "pocket"),
+    [
+        ((360.0, 1744.0), (-3300.0, 1020.0), None),  # into the side rail 30 cm short of the corner
+        ((600.0, 1700.0), (-3000.0, 0.0), None),  # along the rail, clear of it: meets the baulk cushion
+        ((400.0, 1751.0), (-3000.0, 120.0), "baulk_right"),  # running in along the rail
+        ((200.0, 1600.0), (-1500.0, 1500.0), "baulk_right"),  # straight at the mouth
+    ],
+)
+def test_a_path_through_a_cushion_enters_no_pocket_beyond_it(
+    start: tuple[float, float], velocity: tuple[float, float], pocket: str | None
+) -> None:
+    """A line extrapolated from a ball's last sighting meets the pocket it rolls into, not
+    one behind a cushion its centre would have to pass through."""
+    coef = np.array([start, velocity, (0.0, 0.0)])
+    path = Motion(t0=0.0, coef=coef, t_first=-0.1, t_last=0.0, n=4)
+    entry = pocket_entry(path, 0.0, 0.3, TABLE, 1000.0)
+    assert (entry.pocket if entry else None) == pocket
+
+
+@pytest.mark.parametrize(
+    ("point", "velocity", "pocket"),
+    [
+        ((3485.0, 1770.0), (400.0, 700.0), "top_right"),  # by the near jaw, heading in
+        ((3530.0, 1735.0), (500.0, 500.0), "top_right"),  # square in the mouth
+        ((3485.0, 1770.0), (-400.0, -700.0), None),  # by the jaw, coming out
+        ((3380.0, 1745.0), (400.0, 700.0), None),  # against the rail, five radii short of the jaw
+        ((1784.5, 1760.0), (0.0, 600.0), "middle_right"),
+        ((1784.5, 1700.0), (0.0, 600.0), None),  # three radii short of a middle mouth
+    ],
+)
+def test_a_centre_at_a_mouth_heading_in_is_at_that_mouth(
+    point: tuple[float, float], velocity: tuple[float, float], pocket: str | None
+) -> None:
+    assert at_mouth(np.array(point), np.array(velocity), TABLE) == pocket
+
+
+def test_a_ball_struck_at_a_mouth_and_seen_once_is_potted() -> None:
+    """A red at rest three radii from the top-right mouth, struck in, unmeasured in its blur
+    until it is seen once at the jaws, never again: potted there though one sighting since
+    the contact is no path to fit; with the approach covered, not."""
+    p = TABLE.pockets["top_right"]
+    mx, my = p.mouth_midpoint
+    d = np.array([mx - p.centre[0], my - p.centre[1]]) / math.hypot(mx - p.centre[0], my - p.centre[1])
+    red = np.array([mx, my]) + d * 3.0 * TABLE.ball_radius
+    white = red + d * 600.0
+    scene = simulate({"white": tuple(white), "red1": tuple(red)}, tuple(-d * 1500.0), t_strike=1.5, tail=1.5)
+    tracks = tracks_from_timeline(
+        scene, CameraNoise(fps=FPS, noise_mm=NOISE, dropout=0.0), np.random.default_rng(7)
+    )
+    b = tracks.ball_names.index("red1")
+    moved = np.hypot(*(tracks.position[:, b] - red).T) > 10.0
+    k0 = int(np.flatnonzero(moved)[0])  # the first frame it is away from its spot
+    at_jaws = np.flatnonzero(np.hypot(*(tracks.position[:, b] - np.array([mx, my])).T) <= TABLE.ball_radius)
+    k = int(at_jaws[0]) if len(at_jaws) else k0 + 1
+    pos, st_ = tracks.position.copy(), tracks.state.copy()
+    st_[k0:k, b] = TrackState.PREDICTED
+    st_[k + 1 :, b] = TrackState.ABSENT
+    pos[k + 1 :, b] = np.nan
+    assert st_[k, b] == TrackState.SEEN and k - k0 <= 3
+    seen_once = Tracks(tracks.ball_names, tracks.times, pos, tracks.pixel, st_.astype(np.int8))
+    assert pots(infer_tracks(seen_once, noise_mm=NOISE, hidden=view(len(tracks.times)))) == [
+        ("red1", "top_right")
+    ]
+    covered = view(len(tracks.times), hidden_from=k0 - 1)
+    assert pots(infer_tracks(seen_once, noise_mm=NOISE, hidden=covered)) == []
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     v0=st.floats(300.0, 6000.0),
@@ -190,6 +276,57 @@ def test_pocket_view_sees_an_arm_over_an_approach_and_not_a_ball() -> None:
     assert np.allclose(pv.update(ball), 0.0)
     arm = cloth.copy()
     arm[v - 40 : v + 40, u - 60 : u + 60] = (40, 40, 40)
+    # An arm is an arm once it stays: in the frame it appears it could be a ball's streak.
+    assert np.allclose(pv.update(arm), 0.0)
     shares = dict(zip(pv.pockets, pv.update(arm), strict=True))
     assert shares["top_left"] > EventConfig.derive().hidden_fraction
     assert all(s == 0.0 for name, s in shares.items() if name != "top_left")
+
+
+def _green(scale: float) -> tuple[np.ndarray, Callable[[np.ndarray], np.ndarray]]:
+    def to_pixels(xy: np.ndarray) -> np.ndarray:
+        return np.asarray(xy, dtype=np.float64) * scale + 20.0
+
+    h, w = int(TABLE.width * scale) + 40, int(TABLE.length * scale) + 40
+    cloth = np.zeros((h, w, 3), np.uint8)
+    cloth[:] = (30, 150, 40)  # BGR green
+    return cloth, to_pixels
+
+
+@pytest.mark.parametrize("step_mm", [120.0, 160.0])
+def test_a_fast_streak_passing_through_an_approach_hides_nothing(step_mm: float) -> None:
+    """A dark patch larger than the occluder size (a ball blurred over a frame at the speed
+    of a pot, with its shadow) that moves on by its own length every frame is no player."""
+    scale = 0.3
+    cloth, to_pixels = _green(scale)
+    pv = PocketView(to_pixels)
+    pv.update(cloth)
+    mouth = np.asarray(TABLE.pockets["top_left"].mouth_midpoint)
+    length, width = 120.0, 90.0  # mm: over four balls' area
+    for k in range(6):
+        x = mouth[0] - 300.0 + k * step_mm
+        u0, v0 = to_pixels(np.array([[x, mouth[1] + 60.0]]))[0].astype(int)
+        img = cloth.copy()
+        img[v0 : v0 + int(width * scale), u0 : u0 + int(length * scale)] = (20, 20, 60)
+        assert np.allclose(np.nan_to_num(pv.update(img)), 0.0)
+
+
+def test_a_cloth_shade_near_the_tolerance_is_measured_against_itself() -> None:
+    """Cloth lit differently in part of an approach (within the table-wide tolerance, near
+    its edge) that flickers just past it with the codec's noise stays cloth: each point is
+    compared with its own cloth colour once it has one."""
+    scale = 0.3
+    cloth, to_pixels = _green(scale)
+    pv = PocketView(to_pixels)
+    pts = to_pixels(approach_points()["top_left"]).astype(int)
+    u0, v0 = pts.min(axis=0)
+    u1, v1 = pts.max(axis=0)
+    um = (u0 + u1) // 2
+    shaded = cloth.copy()
+    shaded[v0 : v1 + 1, um : u1 + 1] = (30, 140, 52)  # bluer green, inside the tolerance
+    flicker = cloth.copy()
+    flicker[v0 : v1 + 1, um : u1 + 1] = (30, 137, 58)  # a little further: past the table's
+    for _ in range(3):
+        assert np.allclose(pv.update(shaded), 0.0)
+    for _ in range(3):
+        assert np.allclose(pv.update(flicker), 0.0)

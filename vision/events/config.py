@@ -144,8 +144,10 @@ class EventConfig:
         if not noise_mm >= 0:
             raise ValueError(f"noise_mm must be >= 0, got {noise_mm}")
         r = table.ball_radius
-        # A frame rate measured from timestamps (30.000000000000007) must not add a frame.
-        rest_frames = max(4, math.ceil(0.4 * fps - 1e-6))
+        # A frame rate measured from timestamps must not add a frame: 30.000000000000007 from
+        # floats, 30.0003 from times written to the microsecond (a tracks CSV), whose 1e-5
+        # relative error is 4e-4 of a frame here.
+        rest_frames = max(4, math.ceil(0.4 * fps - 1e-3))
         m = rest_frames
         sigma_rest_v = noise_mm * fps * math.sqrt(12.0 / (m * (m * m - 1)))
         fit_frames = min(8, max(3, round(0.15 * fps)))
@@ -153,7 +155,7 @@ class EventConfig:
         n = fit_frames
         sigma_v = noise_mm * fps * math.sqrt(12.0 / (n * (n * n - 1)))
         gap_sigma = noise_mm * math.sqrt(2.0 / rest_frames)
-        touch_frames = max(rest_frames, math.ceil(1.5 * fps - 1e-6))
+        touch_frames = max(rest_frames, math.ceil(1.5 * fps - 1e-3))
         touch_sigma = noise_mm * math.sqrt(2.0 / touch_frames)
         end_sigma = noise_mm * math.sqrt((4.0 * n - 2.0) / (n * (n + 1.0)))
         return cls(

@@ -10,7 +10,7 @@ import numpy.typing as npt
 from adjudicator.eventlog import InputEvent, OffTable, Pot
 from vision.events.analysis import Analysis
 from vision.events.config import GRAVITY, MAX_BALL_SPEED, ROLLING_RESISTANCE, EventConfig
-from vision.events.geometry import PocketEntry, nearest_cushion, pocket_entry
+from vision.events.geometry import PocketEntry, at_mouth, nearest_cushion, pocket_entry
 from vision.events.kinematics import Motion
 
 FloatArray = npt.NDArray[np.float64]
@@ -74,6 +74,35 @@ def _before_glimpse(an: Analysis, b: int, idx: npt.NDArray[np.intp]) -> int:
     return int(idx[-1])
 
 
+#: How much faster than the white was ever measured going in a stroke a ball may be measured
+#: going into a pocket. Every ball's speed comes from the white's at the strike (equal
+#: masses: a struck ball leaves at most as fast as what struck it), but the white is measured
+#: after the cue left it: rolling, a ball struck without spin keeps only 5/7 of its speed
+#: (the rest goes into its spin), and its first clear sightings may come a few frames into
+#: its slowing. Twice the white's measured speed covers both.
+CUE_SPEED_FACTOR = 2.0
+
+
+def white_speed(an: Analysis) -> float | None:
+    """The fastest the white was measured going in the stroke (mm/s), over windows of three
+    frame intervals between its sightings (a blurred centre jitters along its streak frame
+    to frame); ``None`` unless two such windows show it rolling at a pace that carries a
+    ball the length of a pocket's approach (:attr:`EventConfig.blind_speed_mm_s`): a white
+    the tracker lost as it left (or a column that holds another ball standing still) says
+    nothing of the stroke's pace."""
+    sf = an.sf
+    if "white" not in sf.ball_names:
+        return None
+    w = sf.ball_names.index("white")
+    idx = np.flatnonzero(sf.seen[:, w])
+    if len(idx) < 7:
+        return None
+    t, p = sf.times[idx], sf.position[idx, w]
+    step = np.hypot(*(p[3:] - p[:-3]).T) / (t[3:] - t[:-3])
+    step = step[step <= MAX_BALL_SPEED]  # a jump onto something else, not the white's pace
+    return float(step.max()) if int(np.count_nonzero(step > an.cfg.blind_speed_mm_s)) >= 2 else None
+
+
 def speeds_up(t: FloatArray, p: FloatArray, cfg: EventConfig) -> bool:
     """Whether a track gains speed between contacts beyond its noise: a ball on cloth only
     slows down, so such a track into a pocket follows a hand or a cue, not a ball (nor does
@@ -124,11 +153,12 @@ def approach_hidden(an: Analysis, pocket: str, k_from: int, t_to: float) -> bool
     return bool(np.any(vals > cfg.hidden_fraction))
 
 
-def blind_entry(an: Analysis, models: list[Motion], t_last: float, k_last: int) -> PocketEntry | None:
+def blind_entry(an: Analysis, models: list[Motion], t_last: float, k_path: int) -> PocketEntry | None:
     """The pocket a ball lost short of its mouth rolled into, when the evidence holds: its
     last path enters a mouth within :attr:`EventConfig.blind_mm` of its last sighting, at a
     speed that carries it that far on the cloth, and the pocket's approach was in plain view
-    from the first frame it was not seen until it would have dropped."""
+    from the first sighting that path was read from (frame ``k_path``) until it would have
+    dropped."""
     cfg = an.cfg
     rolling = 2.0 * ROLLING_RESISTANCE * GRAVITY
     for m in models:
@@ -147,9 +177,22 @@ def blind_entry(an: Analysis, models: list[Motion], t_last: float, k_last: int) 
         travel = float(np.hypot(*(path.at(entry.t) - path.at(t_last))))
         if travel > cfg.blind_mm or travel > speed * speed / rolling:
             continue
-        if approach_hidden(an, entry.pocket, k_last + 1, entry.t) is False:
+        if approach_hidden(an, entry.pocket, k_path, entry.t) is False:
             return entry
     return None
+
+
+def jaw_entry(an: Analysis, model: Motion, t_last: float, k_path: int) -> PocketEntry | None:
+    """A ball last seen at a pocket's mouth heading in (:func:`geometry.at_mouth`), never
+    seen again, the approach in plain view: it went in, however short its path's fit is
+    (a ball at rest by a mouth, struck, is seen once or twice before it drops, often
+    misplaced by the jaws' shade towards the cushion). Not a ball that left the table over
+    the jaws: that takes the speed of a jump, and a cushion's rubber first."""
+    pocket = at_mouth(model.at(t_last), model.velocity(t_last), an.cfg.table)
+    if pocket is None:
+        return None
+    entry = PocketEntry(pocket, t_last + 0.5 * an.cfg.dt)
+    return entry if approach_hidden(an, pocket, k_path, entry.t) is False else None
 
 
 def exit_after(
@@ -183,6 +226,9 @@ def exit_after(
     speed = float(np.hypot(*model.velocity(t_last)))
     if speed > MAX_BALL_SPEED:
         return None  # faster than any ball: the track jumped (often one sighting after a contact)
+    cue = white_speed(an) if name != "white" else None
+    if cue is not None and speed > CUE_SPEED_FACTOR * cue:
+        return None  # faster than the stroke gave any ball: a hand or a cue the track rode
     horizon = 3.0 * cfg.dt
     # The fit since the last contact, then the last three samples alone: a ball that
     # glanced off a jaw just before it dropped is only on its final line in those.
@@ -194,10 +240,17 @@ def exit_after(
         m_speed = float(np.hypot(*m.velocity(t_last)))
         entry = pocket_entry(m, t_last, t_last + horizon, cfg.table, m_speed * horizon + cfg.radius)
     reach = speed * horizon + cfg.radius
-    if entry is not None and approach_hidden(an, entry.pocket, k_last + 1, entry.t):
+    # The path into a pocket is read from its last fit window of sightings: a player over the
+    # approach while they were made (not only after them) makes them the player's: a hand or
+    # a sleeve the track rode, or a ball's image under an arm's shade. Such a track leaves
+    # the approach when the player does, and the pocket is in plain view after it.
+    k_path = int(np.searchsorted(sf.times, t_s[keep][-w:][0])) if int(keep.sum()) else k_last + 1
+    if entry is not None and approach_hidden(an, entry.pocket, k_path, entry.t):
         return None  # into a pocket a player covered: an arm's track, or a ball behind it
     if entry is None and for_good:
-        entry = blind_entry(an, [mm for mm in (model, tail) if mm is not None], t_last, k_last)
+        entry = blind_entry(an, [mm for mm in (model, tail) if mm is not None], t_last, k_path)
+    if entry is None and for_good:
+        entry = jaw_entry(an, model, t_last, k_path)
     if entry is not None:
         return Pot(t=max(entry.t, brk), ball=name, pocket=entry.pocket)
     if off_at_end:

@@ -94,6 +94,14 @@ def pocket_entry(
     v0 = motion.velocity(t_from)
     forward = (v @ v0) > 0.0
     stop = int(np.argmin(forward)) if not forward.all() else len(grid)
+    # Nor does a centre pass a cushion's nose line alongside that cushion: the ball meets the
+    # rubber and comes back first. A line extrapolated through a side cushion a few hundred
+    # millimetres short of a corner pocket (a ball bouncing off the rail and out of the
+    # jaws) otherwise crosses that pocket's mouth line beyond the cushion. A ball running
+    # into a pocket along a cushion keeps its centre a radius inside the nose; one last
+    # measured closer than that to a cushion (touching it, or a centre misplaced in a jaw's
+    # shade) says nothing of which side of the nose it is going.
+    stop = min(stop, _into_cushion(path, table, r))
     stop = max(stop, 1)
     for pocket in table.pockets.values():
         mid, _, _, half = _mouth_frame(pocket)
@@ -109,6 +117,43 @@ def pocket_entry(
         if d_mid < best_d:
             best, best_d = PocketEntry(pocket.name, t_cross), d_mid
     return best
+
+
+def at_mouth(point: FloatArray, velocity: FloatArray, table: TableSpec) -> str | None:
+    """The pocket whose mouth a centre is at, heading in: between the jaws (with a radius of
+    slack each side: the jaws are rounded) and less than a radius short of the mouth line,
+    moving towards the fall. A ball there has its centre over the jaws' rounding or the
+    pocket's shade; one last seen there, never again, went in."""
+    r = table.ball_radius
+    v = np.asarray(velocity, dtype=np.float64)
+    for pocket in table.pockets.values():
+        mid, along, normal, half = _mouth_frame(pocket)
+        rel = np.asarray(point, dtype=np.float64) - mid
+        between = abs(float(rel @ along)) <= half + r and float(rel @ normal) >= -r
+        if between and float(v @ normal) > 0.0:
+            return pocket.name
+    return None
+
+
+def _into_cushion(path: FloatArray, table: TableSpec, radius: float) -> int:
+    """Index of the first centre of ``path`` beyond a cushion's nose line, alongside that
+    cushion (a radius inside its ends), for the cushions the path starts clear of (its first centre
+    over ``radius`` inside the nose); ``len(path)`` when none is."""
+    first = len(path)
+    for c in table.cushions:
+        s, e, n = (np.asarray(v, dtype=np.float64) for v in (c.start, c.end, c.normal))
+        length = float(np.hypot(*(e - s)))
+        rel = path - s
+        depth = rel @ n
+        if len(path) == 0 or depth[0] <= radius:
+            continue
+        along = rel @ ((e - s) / length)
+        # A radius clear of the jaws: the nose rounds into them, and a centre crossing the
+        # mouth line by the jaw (with the noise of a fit) is a pot, not a cushion.
+        beyond = np.flatnonzero((depth < 0.0) & (along >= radius) & (along <= length - radius))
+        if len(beyond):
+            first = min(first, int(beyond[0]))
+    return first
 
 
 def nearest_cushion(point: FloatArray, table: TableSpec) -> tuple[CushionSegment, float]:

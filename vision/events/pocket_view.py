@@ -10,14 +10,22 @@ the detector, so the pot inference (:mod:`vision.events.exits`) can tell the two
 
 The approach of a pocket is the bed within :data:`APPROACH_MM` of its mouth's midpoint (one
 ball radius in from the cushion noses). Points on that bed are projected once into the
-image; in each frame a point is cloth when its chromaticity is within
+image. A point is first taken for cloth when its chromaticity is within
 :data:`CHROMA_TOL` of the cloth's and its brightness within :data:`VALUE_RANGE` times the
 cloth's, both the medians over every approach point when the view starts (most of an
-approach is bare cloth). Only points seen as cloth at least once count (a cushion's shade,
-a calibration a few pixels off, a ball that never moves are nothing a player hides). A
+approach is bare cloth); from then on it is cloth when it is that close to its own cloth
+colour, the colour it had when last seen as cloth (followed slowly: :data:`REF_RATE`). The
+cloth's colour is not one colour across a table: the lighting falls off towards the ends
+and the camera's colour along the edges, so points near the table-wide tolerance flicker in
+and out of it with the codec's noise, and a ball rolling through (its shadow, its blur)
+joined them into a patch the size of a hand on real footage. Only points seen as cloth at
+least once count (a cushion's shade, a calibration a few pixels off, a ball that never
+moves are nothing a player hides). A
 ball covers a few percent of an approach; an arm, a hand or a body covers a large part.
-Only patches of hidden points larger than a few balls count (:data:`OCCLUDER_BALLS`): a
-ball rolling in, blurred, with its shadow, hides nothing.
+A point is hidden when it is not cloth in this frame and the one before (a ball rolling in,
+blurred, with its shadow, moves on; a hand or an arm stays). Only patches of hidden points
+larger than a few balls count (:data:`OCCLUDER_BALLS`): a ball at rest or rolling slowly,
+with its shadow, hides nothing.
 """
 
 from __future__ import annotations
@@ -54,6 +62,10 @@ MOVED_PX = 2.0
 CHROMA_TOL = 0.08
 #: ... and its brightness within this range of the cloth's (a shadow, a dark sleeve).
 VALUE_RANGE = (0.55, 1.8)
+#: Share of a frame's sample a point's own cloth colour takes each frame it is seen as cloth:
+#: a few seconds' memory follows the light (a cloud of broadcast exposure changes) without
+#: being drawn by a single noisy frame.
+REF_RATE = 0.05
 
 
 def approach_points(table: TableSpec = TABLE) -> dict[str, FloatArray]:
@@ -117,9 +129,13 @@ class PocketView:
         self._min_points = OCCLUDER_BALLS * math.pi * table.ball_radius**2 / GRID_MM**2
         self._chroma: FloatArray | None = None
         self._value = 0.0
-        # Per point, whether it has ever been seen as cloth: a point on a cushion's shade (or
-        # under a ball that never moves) is no part of what a player can hide.
-        self._known = [np.zeros(len(p), dtype=bool) for p in self._pixels]
+        # Per point, its own cloth colour (chromaticity and brightness), NaN until it is first
+        # seen as cloth: a point on a cushion's shade (or under a ball that never moves) is no
+        # part of what a player can hide.
+        self._ref_chroma = [np.full((len(p), 3), np.nan) for p in self._pixels]
+        self._ref_value = [np.full(len(p), np.nan) for p in self._pixels]
+        # Per point, whether it was not cloth in the previous frame.
+        self._before = [np.zeros(len(p), dtype=bool) for p in self._pixels]
 
     def update(self, image: Image) -> FloatArray:
         """``(P,)`` share of each pocket's approach points (those ever seen as cloth) that lie
@@ -145,12 +161,26 @@ class PocketView:
                 continue
             chroma = s / (s.sum(axis=1, keepdims=True) + 1e-9)
             value = s.max(axis=1)
-            cloth = np.linalg.norm(chroma - self._chroma, axis=1) <= CHROMA_TOL
-            cloth &= (value >= VALUE_RANGE[0] * self._value) & (value <= VALUE_RANGE[1] * self._value)
-            self._known[k] |= cloth
-            known = self._known[k]
+            ref_c, ref_v = self._ref_chroma[k], self._ref_value[k]
+            known = np.isfinite(ref_v)
+            # Against the point's own cloth colour where it has one, else the table's.
+            base_c = np.where(known[:, None], ref_c, self._chroma)
+            base_v = np.where(known, ref_v, self._value)
+            cloth = np.linalg.norm(chroma - base_c, axis=1) <= CHROMA_TOL
+            cloth &= (value >= VALUE_RANGE[0] * base_v) & (value <= VALUE_RANGE[1] * base_v)
+            rate = np.where(known, REF_RATE, 1.0)[cloth]
+            ref_c[cloth] = (1.0 - rate[:, None]) * np.nan_to_num(ref_c[cloth]) + rate[:, None] * chroma[cloth]
+            ref_v[cloth] = (1.0 - rate) * np.nan_to_num(ref_v[cloth]) + rate * value[cloth]
+            known = np.isfinite(ref_v)
+            # Hidden now and in the frame before: a rolling ball's patch (the ball blurred
+            # along its path, its shadow, the codec's colour bleeding round it) can pass the
+            # size of a few balls at the speed of a pot, but it moves on by its own length
+            # in a frame or two; a player's hand or arm stays put from one frame to the next.
+            now = known & ~cloth
+            hidden = now & self._before[k]
+            self._before[k] = now
             if known.sum() >= 10:
-                cover = occluders(known & ~cloth, self._cells[k], self._min_points)
+                cover = occluders(hidden, self._cells[k], self._min_points)
                 out[k] = float(cover.sum()) / float(known.sum())
         return out
 
