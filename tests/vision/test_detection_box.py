@@ -1,8 +1,10 @@
-"""Working inside the bed's box and refining all balls at once change no detection."""
+"""Working inside the bed's box and refining all balls at once change no detection; a ball
+joined to a pocket's shade is still found."""
 
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -10,7 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.detection.classical import Blobs, learn_model, refine_centres
+from benchmarks.balls_synthetic import read_tracks
+from calibration.table import colour_of
+from vision.detection.classical import Blobs, ClassicalDetector, learn_model, refine_centres
 from vision.detection.cloth import ClothModel, _candidates, candidate_mask, downscale
 
 
@@ -75,3 +79,30 @@ def test_refining_balls_together_is_refining_each_alone(picked: list[int]) -> No
     assert np.all(
         np.linalg.norm(together - centres, axis=1) <= np.linalg.norm(rough - centres, axis=1) + 1e-9
     )
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_videos"
+
+
+@pytest.mark.parametrize(("frame", "ball"), [(165, "white"), (195, "white")])
+def test_a_ball_joined_to_a_pockets_shade_is_found(frame: int, ball: str) -> None:
+    """08_leaning_over: the white rests a ball's width from the middle pocket's mouth, its blob
+    joined to the pocket's shade on the cushion (the whole blob was dropped as the pocket)."""
+    video = SAMPLES / "08_leaning_over.mp4"
+    truth = read_tracks(video.with_name("08_leaning_over.tracks.csv"))[frame][ball]
+    cap = cv2.VideoCapture(str(video))
+    first = None
+    image = None
+    for _ in range(frame + 1):
+        ok, image = cap.read()
+        assert ok
+        first = image if first is None else first
+    cap.release()
+    assert first is not None and image is not None
+    detector = ClassicalDetector()
+    detector.learn(np.asarray(first, np.uint8))
+    found = detector.detect(np.asarray(image, np.uint8))
+    d = np.linalg.norm(found.pixel - np.array(truth.pixel), axis=1)
+    k = int(np.argmin(d))
+    assert d[k] < found.radius[k]
+    assert found.colour_names()[k] == colour_of(ball).value

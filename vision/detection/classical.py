@@ -199,7 +199,12 @@ def find_balls(
             dark_blobs.append(k)
             continue
         if border < 1.5 and near_pocket(model, blobs.centroids[k], r, POCKET_REACH_BORDER):
-            continue  # a pocket's fall, leather or shadow (a ball in the jaws is given up)
+            # A pocket's fall, leather or shadow (a ball in the jaws is given up); one larger than
+            # a ball may hold a ball on the cloth beside the pocket, joined to its shade: only
+            # the balls that stand out of it beyond the pocket's reach are kept (:func:`cut_out`).
+            if area > 2.2 * a1:
+                dark_blobs.append(k)
+            continue
         aspect = max(w, h) / max(1, min(w, h))
         if border < 1.5 and area > 2.2 * a1:
             attached.append(k)  # reaching in from outside the bed, or a ball on the cushion's shade
