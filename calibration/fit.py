@@ -693,6 +693,8 @@ def fit_camera(
         )
         res = _all_residuals(q[None], flat, cxy, f0, weights, seen, shared_weight)[0, :-_N_PRIOR]
         params = _camera_params(q[None])[0]
+        if not free[8:13].any():  # no edge offset fitted: which faces are seen changes nothing
+            break
         r1, _ = cv2.Rodrigues(params[1:4])
         if np.array_equal(seen_faces((-r1.T @ params[4:7]) * MIRROR), seen_faces(centre)):
             break
