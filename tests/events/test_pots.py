@@ -181,8 +181,9 @@ def test_a_centre_at_a_mouth_heading_in_is_at_that_mouth(
 
 def test_a_ball_struck_at_a_mouth_and_seen_once_is_potted() -> None:
     """A red at rest three radii from the top-right mouth, struck in, unmeasured in its blur
-    until it is seen once at the jaws, never again: potted there though one sighting since
-    the contact is no path to fit; with the approach covered, not."""
+    until it is seen once at the jaws, its centre misplaced along the mouth towards a jaw
+    (the jaw's shade), never again: potted there though one sighting since the contact is
+    no path to fit; with the approach covered, not."""
     p = TABLE.pockets["top_right"]
     mx, my = p.mouth_midpoint
     d = np.array([mx - p.centre[0], my - p.centre[1]]) / math.hypot(mx - p.centre[0], my - p.centre[1])
@@ -198,6 +199,8 @@ def test_a_ball_struck_at_a_mouth_and_seen_once_is_potted() -> None:
     at_jaws = np.flatnonzero(np.hypot(*(tracks.position[:, b] - np.array([mx, my])).T) <= TABLE.ball_radius)
     k = int(at_jaws[0]) if len(at_jaws) else k0 + 1
     pos, st_ = tracks.position.copy(), tracks.state.copy()
+    jaw = np.asarray(p.jaws[0]) - np.array([mx, my])
+    pos[k, b] += 45.0 * jaw / math.hypot(*jaw)
     st_[k0:k, b] = TrackState.PREDICTED
     st_[k + 1 :, b] = TrackState.ABSENT
     pos[k + 1 :, b] = np.nan
@@ -208,6 +211,53 @@ def test_a_ball_struck_at_a_mouth_and_seen_once_is_potted() -> None:
     ]
     covered = view(len(tracks.times), hidden_from=k0 - 1)
     assert pots(infer_tracks(seen_once, noise_mm=NOISE, hidden=covered)) == []
+
+
+def _standing_at_the_mouth(gap_radii: float, seed: int) -> tuple[Tracks, int]:
+    """A red standing ``gap_radii`` radii short of the top-right mouth line, the white sent
+    straight at it along the pocket's line; the red never measured once it moves (it drops
+    within two frames, blurred in the jaws' shade); and the first frame it is away."""
+    p = TABLE.pockets["top_right"]
+    mx, my = p.mouth_midpoint
+    d = np.array([mx - p.centre[0], my - p.centre[1]]) / math.hypot(mx - p.centre[0], my - p.centre[1])
+    red = np.array([mx, my]) + d * gap_radii * TABLE.ball_radius
+    white = red + d * 600.0
+    scene = simulate({"white": tuple(white), "red1": tuple(red)}, tuple(-d * 1500.0), t_strike=1.5, tail=1.5)
+    tracks = tracks_from_timeline(
+        scene, CameraNoise(fps=FPS, noise_mm=NOISE, dropout=0.0), np.random.default_rng(seed)
+    )
+    b = tracks.ball_names.index("red1")
+    k0 = int(np.flatnonzero(np.hypot(*(tracks.position[:, b] - red).T) > 10.0)[0])
+    pos, st_ = tracks.position.copy(), tracks.state.copy()
+    st_[k0:, b] = TrackState.ABSENT
+    pos[k0:, b] = np.nan
+    return Tracks(tracks.ball_names, tracks.times, pos, tracks.pixel, st_.astype(np.int8)), k0
+
+
+@pytest.mark.parametrize(("gap_radii", "seed"), [(1.0, 8), (1.5, 9), (2.0, 10)])
+def test_a_ball_standing_at_a_mouth_knocked_in_unseen_is_potted(gap_radii: float, seed: int) -> None:
+    """The red at the mouth is never measured moving, but the white touches it just as it
+    vanishes, along a line of centres into the mouth, the approach in view: potted there.
+    With the approach covered from then on, no evidence: not potted."""
+    tracks, k0 = _standing_at_the_mouth(gap_radii, seed)
+    assert pots(infer_tracks(tracks, noise_mm=NOISE, hidden=view(len(tracks.times)))) == [
+        ("red1", "top_right")
+    ]
+    covered = view(len(tracks.times), hidden_from=k0)
+    assert pots(infer_tracks(tracks, noise_mm=NOISE, hidden=covered)) == []
+
+
+def test_a_ball_vanishing_at_a_mouth_with_nothing_near_is_not_potted() -> None:
+    """The same red lost by the tracker with the white still half a table away: no ball
+    touched it, so nothing sent it in (a hand may have picked it up)."""
+    tracks, k0 = _standing_at_the_mouth(1.5, 11)
+    b = tracks.ball_names.index("red1")
+    pos, st_ = tracks.position.copy(), tracks.state.copy()
+    early = k0 - int(0.3 * FPS)  # lost 0.3 s before the white arrives
+    st_[early:, b] = TrackState.ABSENT
+    pos[early:, b] = np.nan
+    lost = Tracks(tracks.ball_names, tracks.times, pos, tracks.pixel, st_.astype(np.int8))
+    assert pots(infer_tracks(lost, noise_mm=NOISE, hidden=view(len(tracks.times)))) == []
 
 
 @settings(max_examples=60, deadline=None)

@@ -10,7 +10,7 @@ import numpy.typing as npt
 from adjudicator.eventlog import InputEvent, OffTable, Pot
 from vision.events.analysis import Analysis
 from vision.events.config import GRAVITY, MAX_BALL_SPEED, ROLLING_RESISTANCE, EventConfig
-from vision.events.geometry import PocketEntry, at_mouth, nearest_cushion, pocket_entry
+from vision.events.geometry import PocketEntry, at_mouth, nearest_cushion, past_mouth, pocket_entry
 from vision.events.kinematics import Motion
 
 FloatArray = npt.NDArray[np.float64]
@@ -35,6 +35,8 @@ def exits(an: Analysis, final_window: int) -> list[InputEvent]:
             ev = exit_after(an, b, int(idx[-1]), off_at_end=bool(sf.absent[-1, b]), for_good=True)
             if ev is None and (k_path := _before_glimpse(an, b, idx)) != idx[-1]:
                 ev = exit_after(an, b, k_path, off_at_end=False, for_good=True)
+            if ev is None:
+                ev = struck_in(an, b, int(idx[-1]))
             if ev is not None:
                 out.append(ev)
             continue
@@ -193,6 +195,53 @@ def jaw_entry(an: Analysis, model: Motion, t_last: float, k_path: int) -> Pocket
         return None
     entry = PocketEntry(pocket, t_last + 0.5 * an.cfg.dt)
     return entry if approach_hidden(an, pocket, k_path, entry.t) is False else None
+
+
+def struck_in(an: Analysis, b: int, k_last: int) -> Pot | None:
+    """A ball standing by a pocket's mouth, knocked in: never measured moving (it dropped
+    within two frames, blurred in the jaws' shade), but another ball came to touch it just
+    as it vanished for good, along a line of centres that sends it into the mouth, and the
+    camera saw that pocket's approach clear from then until it would have dropped.
+
+    Touched: the other ball's measured centre within two radii plus half a radius (its
+    noise and blur) of the standing ball's, in the frame after its last sighting or the two
+    after that, having closed in. By the mouth: no further short of the mouth line, between
+    the jaws (a radius of slack each side), than two frames of the striker's pace carry a
+    ball (and at least a ball's width): a ball struck further out is measured on its way.
+    """
+    sf, cfg = an.sf, an.cfg
+    r = cfg.radius
+    # Standing until the frame before its last sighting (in that one it may be on its way).
+    _, p_s = an.samples(b, max(k_last - cfg.rest_frames, 0), k_last - 1)
+    if len(p_s) < 2 or float(np.max(np.hypot(*(p_s - p_s.mean(axis=0)).T))) > cfg.move_mm:
+        return None  # not standing: a moving ball's way in is read from its path
+    here = p_s.mean(axis=0)
+    f = len(sf.times)
+    for q in range(len(sf.ball_names)):
+        ks = [k for k in range(k_last + 1, min(k_last + 4, f)) if sf.seen[k, q]]
+        before = [k for k in range(max(k_last - 3, 0), k_last + 1) if sf.seen[k, q]]
+        if q == b or not ks or not before:
+            continue
+        gaps = [float(np.hypot(*(sf.position[k, q] - here))) for k in ks]
+        k_touch = ks[int(np.argmin(gaps))]
+        if min(gaps) > 2.5 * r or float(np.hypot(*(sf.position[before[0], q] - here))) <= min(gaps):
+            continue  # not touching, or not closing in
+        pace = float(np.hypot(*(sf.position[k_touch, q] - sf.position[before[-1], q]))) / (
+            k_touch - before[-1]
+        )
+        reach = max(2.0 * r, 2.0 * pace)
+        near = {pk.name for pk in cfg.table.pockets.values() if past_mouth(here, pk, r, slack=r) >= -reach}
+        # Sent along the line of centres (a rolling pace: only the direction matters here).
+        line = here - sf.position[k_touch, q]
+        t = float(sf.times[k_touch])
+        v = line / float(np.hypot(*line)) * cfg.blind_speed_mm_s
+        path = Motion(t0=t, coef=np.array([here, v, np.zeros(2)]), t_first=t, t_last=t, n=2)
+        entry = pocket_entry(path, t, t + (reach + 2.0 * r) / cfg.blind_speed_mm_s, cfg.table, reach + r)
+        if entry is None or entry.pocket not in near:
+            continue
+        if approach_hidden(an, entry.pocket, k_last + 1, entry.t) is False:
+            return Pot(t=t, ball=sf.ball_names[b], pocket=entry.pocket)
+    return None
 
 
 def exit_after(

@@ -61,12 +61,13 @@ def _mouth_frame(pocket: Pocket) -> tuple[FloatArray, FloatArray, FloatArray, fl
     return mid, along, normal, 0.5 * float(np.hypot(*(b - a)))
 
 
-def past_mouth(point: FloatArray, pocket: Pocket, radius: float) -> float:
+def past_mouth(point: FloatArray, pocket: Pocket, radius: float, slack: float | None = None) -> float:
     """Signed depth of a centre beyond the mouth line towards the fall (mm), or ``-inf`` when
-    the centre is not between the jaws (with half a radius of slack for noise)."""
+    the centre is not between the jaws (with ``slack`` each side, by default half a radius:
+    the noise of a fitted centre)."""
     mid, along, normal, half = _mouth_frame(pocket)
     rel = np.asarray(point, dtype=np.float64) - mid
-    if abs(float(rel @ along)) > half + 0.5 * radius:
+    if abs(float(rel @ along)) > half + (0.5 * radius if slack is None else slack):
         return -math.inf
     return float(rel @ normal)
 
