@@ -129,59 +129,70 @@ class PocketView:
         self._min_points = OCCLUDER_BALLS * math.pi * table.ball_radius**2 / GRID_MM**2
         self._chroma: FloatArray | None = None
         self._value = 0.0
-        # Per point, its own cloth colour (chromaticity and brightness), NaN until it is first
-        # seen as cloth: a point on a cushion's shade (or under a ball that never moves) is no
-        # part of what a player can hide.
-        self._ref_chroma = [np.full((len(p), 3), np.nan) for p in self._pixels]
-        self._ref_value = [np.full(len(p), np.nan) for p in self._pixels]
+        # Every pocket's points in one run (pocket k is ``_bounds[k]:_bounds[k + 1]``): a
+        # frame's colour test is one pass over all of them, not one per pocket.
+        uv = np.concatenate(self._uv)
+        self._u, self._v = uv[:, 0], uv[:, 1]
+        self._sizes = np.array([len(p) for p in self._pixels])
+        self._bounds = np.concatenate([[0], np.cumsum(self._sizes)])
+        n = int(self._bounds[-1])
+        # Per point, its own cloth colour (chromaticity and brightness: the table's until it
+        # is first seen as cloth) and whether it has been: a point on a cushion's shade (or
+        # under a ball that never moves) is no part of what a player can hide.
+        self._ref_chroma = np.zeros((n, 3))
+        self._ref_value = np.zeros(n)
+        self._known = np.zeros(n, dtype=bool)
         # Per point, whether it was not cloth in the previous frame.
-        self._before = [np.zeros(len(p), dtype=bool) for p in self._pixels]
+        self._before = np.zeros(n, dtype=bool)
 
     def update(self, image: Image) -> FloatArray:
         """``(P,)`` share of each pocket's approach points (those ever seen as cloth) that lie
         in a patch of not-cloth points larger than :data:`OCCLUDER_BALLS` balls in ``image``
         (NaN for a pocket whose approach is not wholly in the frame)."""
         h, w = image.shape[:2]
-        samples: list[FloatArray | None] = []
-        for uv in self._uv:
-            u, v = uv[:, 0], uv[:, 1]
-            ok = (u >= 0) & (u < w) & (v >= 0) & (v < h)
-            samples.append(image[v[ok], u[ok]].astype(np.float64) if ok.sum() >= 10 else None)
-        if self._chroma is None:
-            every = [s for s in samples if s is not None]
-            if not every:
-                return np.full(len(self.pockets), np.nan)
-            allpx = np.concatenate(every)
-            total = allpx.sum(axis=1, keepdims=True) + 1e-9
-            self._chroma = np.median(allpx / total, axis=0)
-            self._value = float(np.median(allpx.max(axis=1)))
+        u, v = self._u, self._v
+        ok = (u >= 0) & (u < w) & (v >= 0) & (v < h)
+        n_ok = np.add.reduceat(ok.astype(np.int64), self._bounds[:-1])
         out = np.full(len(self.pockets), np.nan)
-        for k, s in enumerate(samples):
-            if s is None or len(s) != len(self._pixels[k]):
-                continue
-            chroma = s / (s.sum(axis=1, keepdims=True) + 1e-9)
-            value = s.max(axis=1)
-            ref_c, ref_v = self._ref_chroma[k], self._ref_value[k]
-            known = np.isfinite(ref_v)
-            # Against the point's own cloth colour where it has one, else the table's.
-            base_c = np.where(known[:, None], ref_c, self._chroma)
-            base_v = np.where(known, ref_v, self._value)
-            cloth = np.linalg.norm(chroma - base_c, axis=1) <= CHROMA_TOL
-            cloth &= (value >= VALUE_RANGE[0] * base_v) & (value <= VALUE_RANGE[1] * base_v)
-            rate = np.where(known, REF_RATE, 1.0)[cloth]
-            ref_c[cloth] = (1.0 - rate[:, None]) * np.nan_to_num(ref_c[cloth]) + rate[:, None] * chroma[cloth]
-            ref_v[cloth] = (1.0 - rate) * np.nan_to_num(ref_v[cloth]) + rate * value[cloth]
-            known = np.isfinite(ref_v)
-            # Hidden now and in the frame before: a rolling ball's patch (the ball blurred
-            # along its path, its shadow, the codec's colour bleeding round it) can pass the
-            # size of a few balls at the speed of a pot, but it moves on by its own length
-            # in a frame or two; a player's hand or arm stays put from one frame to the next.
-            now = known & ~cloth
-            hidden = now & self._before[k]
-            self._before[k] = now
-            if known.sum() >= 10:
-                cover = occluders(hidden, self._cells[k], self._min_points)
-                out[k] = float(cover.sum()) / float(known.sum())
+        if self._chroma is None:
+            usable = np.flatnonzero(ok & np.repeat(n_ok >= 10, self._sizes))
+            if len(usable) == 0:
+                return out
+            allpx = image[v[usable], u[usable]].astype(np.float64)
+            self._chroma = np.median(allpx / (allpx.sum(axis=1, keepdims=True) + 1e-9), axis=0)
+            self._value = float(np.median(allpx.max(axis=1)))
+            self._ref_chroma[:] = self._chroma
+            self._ref_value[:] = self._value
+        whole = n_ok == self._sizes
+        idx = np.flatnonzero(np.repeat(whole, self._sizes))
+        if len(idx) == 0:
+            return out
+        s = image[v[idx], u[idx]].astype(np.float64)
+        chroma = s / (s.sum(axis=1, keepdims=True) + 1e-9)
+        value = s.max(axis=1)
+        # Against the point's own cloth colour where it has one, else the table's.
+        base_v = self._ref_value[idx]
+        cloth = np.linalg.norm(chroma - self._ref_chroma[idx], axis=1) <= CHROMA_TOL
+        cloth &= (value >= VALUE_RANGE[0] * base_v) & (value <= VALUE_RANGE[1] * base_v)
+        sel = idx[cloth]
+        rate = np.where(self._known[sel], REF_RATE, 1.0)
+        self._ref_chroma[sel] += rate[:, None] * (chroma[cloth] - self._ref_chroma[sel])
+        self._ref_value[sel] += rate * (value[cloth] - self._ref_value[sel])
+        self._known[sel] = True
+        # Hidden now and in the frame before: a rolling ball's patch (the ball blurred along
+        # its path, its shadow, the codec's colour bleeding round it) can pass the size of a
+        # few balls at the speed of a pot, but it moves on by its own length in a frame or
+        # two; a player's hand or arm stays put from one frame to the next.
+        now = self._known[idx] & ~cloth
+        hidden = np.zeros(len(self._known), dtype=bool)
+        hidden[idx] = now & self._before[idx]
+        self._before[idx] = now
+        for k in np.flatnonzero(whole):
+            a, b = int(self._bounds[k]), int(self._bounds[k + 1])
+            known = int(self._known[a:b].sum())
+            if known >= 10:
+                cover = occluders(hidden[a:b], self._cells[k], self._min_points)
+                out[k] = float(cover.sum()) / float(known)
         return out
 
 
