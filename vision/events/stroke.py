@@ -22,14 +22,18 @@ The steps:
    moving with no contact found was hit by a moving ball the tracker lost, or whose track
    followed something else, then: the one next measured within reach.
 4. **Pots** (:mod:`vision.events.exits`). A ball unseen at the end whose last fitted path
-   crosses a pocket's mouth line heading in was potted in that pocket, unless its track
-   gained speed on the way (a hand, not a ball) or a player covered that pocket's approach
-   as it vanished (:mod:`vision.events.pocket_view`). One lost in the pocket's shade short
-   of the mouth, rolling in at a speed that carries it there, is potted when the camera saw
-   the approach clear until it would have dropped. One that vanished elsewhere (behind a
-   player) is still on the table; one that stayed off the cloth past a mouth for a rest
-   window was potted even if a track of its name shows up later (a ghost); one that the
-   tracker says left the cloth near a cushion, moving out, went off the table.
+   crosses a pocket's mouth line heading in (not through a cushion's nose on the way) was
+   potted in that pocket, unless its track gained speed on the way or went faster than the
+   stroke gave any ball (twice the white's measured pace: a hand, not a ball), or a player
+   covered that pocket's approach while the path was read or as it vanished
+   (:mod:`vision.events.pocket_view`). One lost in the pocket's shade short of the mouth,
+   rolling in at a speed that carries it there, is potted when the camera saw the approach
+   clear until it would have dropped; so is one last seen at the jaws heading in, and one
+   standing by a mouth that vanished as another ball touched it along a line into the
+   mouth. One that vanished elsewhere (behind a player) is still on the table; one that
+   stayed off the cloth past a mouth for a rest window was potted even if a track of its
+   name shows up later (a ghost); one that the tracker says left the cloth near a cushion,
+   moving out, went off the table.
 """
 
 from __future__ import annotations
