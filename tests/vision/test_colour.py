@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.detection.colour import PROTOTYPES, ColourClassifier
+from vision.detection.colour import PROTOTYPES, ColourClassifier, colour_features
 from vision.detection.detections import COLOURS
 
 
@@ -90,3 +91,20 @@ def test_a_dark_red_in_a_shadow_is_no_black() -> None:
     rows = [_proto("white"), (0.3, 33.8, 34.0), (0.31, 35.8, 36.0), (0.27, 32.2, 36.0), dark_red]
     assigned, _ = ColourClassifier().assign(_feats(rows))
     assert COLOURS[assigned[-1]].value == "red"
+
+
+@pytest.mark.parametrize("gap", [0.8, 1.0, 1.2])
+def test_a_ball_half_hidden_behind_another_keeps_its_own_colour(gap: float) -> None:
+    """A white seen behind a brown (the brown lower on screen, drawn over it) is sampled on its
+    own visible part, not on the brown that covers the lower half of its disc."""
+    radius = 10.0  # drawn; detected radii are larger (blur), as below
+    image = np.full((80, 120, 3), (30, 140, 25), np.uint8)
+    white, brown = (40.0, 30.0), (40.0, 30.0 + gap * radius)
+    cv2.circle(image, (40, 30), 10, (235, 235, 235), -1, cv2.LINE_AA)
+    cv2.circle(image, (40, round(30 + gap * radius)), 10, (20, 50, 110), -1, cv2.LINE_AA)
+    cv2.circle(image, (95, 30), 10, (235, 235, 235), -1, cv2.LINE_AA)  # the same white alone
+    cloth = np.array([140.0, 90.0, 160.0])
+    pixel = np.array([white, brown, (95.0, 30.0)])
+    feats = colour_features(image, pixel, np.full(3, 1.2 * radius), cloth)
+    assert feats[0, 0] == pytest.approx(feats[2, 0], rel=0.1)
+    assert feats[1, 0] < 0.7 * feats[0, 0]
