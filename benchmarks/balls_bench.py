@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -111,21 +112,28 @@ def speed(folder: Path, frames: int = 300) -> dict[str, float]:
     decode = len(images) / (time.perf_counter() - t0)
     det = ClassicalDetector()
     det.learn(images[0])
-    t0 = time.perf_counter()
-    for im in images:
-        det.detect(im)
-    full = len(images) / (time.perf_counter() - t0)
+    # Detection is timed in CPU time of this process, best of three passes: the machine is
+    # shared, and wall time measured other jobs as much as the detector.
+    cv2.setNumThreads(1)
+    full = 0.0
+    for _ in range(3):
+        t0 = time.process_time()
+        for im in images:
+            det.detect(im)
+        full = max(full, len(images) / max(time.process_time() - t0, 1e-9))
     # ROI detection as the tracker uses it: a window of 6 ball radii around each ball.
     first = det.detect(images[0])
     rois = [
         (int(u - 3 * r), int(v - 3 * r), int(u + 3 * r), int(v + 3 * r))
         for (u, v), r in zip(first.pixel, first.radius, strict=True)
     ]
-    t0 = time.perf_counter()
-    for im in images:
-        for roi in rois:
-            det.detect(im, roi)
-    roi_ms = 1e3 * (time.perf_counter() - t0) / max(1, len(images) * len(rois))
+    roi_ms = math.inf
+    for _ in range(3):
+        t0 = time.process_time()
+        for im in images:
+            for roi in rois:
+                det.detect(im, roi)
+        roi_ms = min(roi_ms, 1e3 * (time.process_time() - t0) / max(1, len(images) * len(rois)))
     return {
         "decode_fps": decode,
         "detect_full_fps": full,
@@ -220,7 +228,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "",
         f"Speed on 720p30 ({int(sp['frames'])} frames of Task3; 2 cores shared with other jobs):",
         f"decoding alone {sp['decode_fps']:.0f} frames/s; full-frame detection with colours "
-        f"(no decoding) {sp['detect_full_fps']:.0f} frames/s ({1e3 / sp['detect_full_fps']:.1f} ms/frame); "
+        f"(no decoding; CPU time, one thread, best of 3) {sp['detect_full_fps']:.0f} frames/s "
+        f"({1e3 / sp['detect_full_fps']:.1f} ms/frame); "
         f"ROI detection with colours (a window of 6 radii around a ball, as the tracker asks) "
         f"{sp['roi_ms']:.2f} ms per ROI (mean over {int(sp['rois'])} balls x {int(sp['frames'])} frames). "
         "The cloth model is learned once per video and refreshed every "
