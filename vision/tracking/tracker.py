@@ -62,6 +62,10 @@ class TrackerConfig:
         absent_after: unseen frames after which a ball last seen by a pocket is potted.
         pocket_radii: how close (ball radii) to a pocket centre "beside a pocket" is.
         duplicate_radii: a re-acquired detection this close to a matched ball is its duplicate.
+        miss_cost: what leaving a ball unmatched costs in the first (un-grown gate) round, against
+            a match's squared gate distance plus its squared appearance term (1: a detection at
+            the gate's edge that looks exactly like the ball); a ball left so is offered the
+            detections still free in the second round.
         physics: predict contacts with resting balls and cushion bounces
             (:mod:`vision.tracking.physics`) instead of straight lines only.
         bed_tol: millimetres past a cushion nose or pocket mouth line that a measured centre may
@@ -78,6 +82,7 @@ class TrackerConfig:
     absent_after: int = 45
     pocket_radii: float = 4.0
     duplicate_radii: float = 1.5
+    miss_cost: float = 2.0
     physics: bool = True
     bed_tol: float = DEFAULT_TOL
 
@@ -196,6 +201,7 @@ def step(
     cfg: TrackerConfig | None = None,
     pockets: FloatArray | None = None,
     cushions: Cushions | None = None,
+    hidden: npt.NDArray[np.bool_] | None = None,
 ) -> TrackerState:
     """Fold one frame's detections into the state (the reducer).
 
@@ -206,6 +212,9 @@ def step(
         cfg: matching configuration.
         pockets: ``(P, 2)`` pocket centres in pixels, to tell a potted ball from a hidden one.
         cushions: the playing surface's edge, for bounces (None: no cushions known).
+        hidden: ``(B,)`` balls at rest whose spot is covered (a player's arm, a cue): they stay
+            where they are, their gates do not grow, they are not re-acquired elsewhere and not
+            potted (None: none).
     """
     cfg = cfg or TrackerConfig()
     mc = cfg.motion
@@ -221,9 +230,11 @@ def step(
         pred, vel = np.where(mouth, pred, bounced), np.where(mouth, vel, bvel)
     pred = np.where(active[:, None], pred, state.pos)
     match = np.full(b, -1, np.int64)
+    covered = np.zeros(b, bool) if hidden is None else hidden
     if n and b:
         unique = (state.colour >= 0) & (state.colour != _RED)
-        gd = gate_distance(pred, vel, state.radius, state.unseen, det.pixel, mc, unique)
+        grown = np.where(covered, 0, state.unseen)
+        gd = gate_distance(pred, vel, state.radius, grown, det.pixel, mc, unique)
         app = appearance_distance(state.appearance, appearance, b, n)
         ok = (
             (gd < 1.0)
@@ -247,7 +258,7 @@ def step(
         # still unmatched, among detections still free. In one round a lost ball's far match
         # (worth any finite cost against none) pushed a resting ball onto a spurious blob beside
         # it and took its place (Task2 clip 18: a red potted unseen took a red across the table).
-        _assign(np.where(near < 1.0, cost, _BIG), match)
+        _assign(np.where(near < 1.0, cost, _BIG), match, cfg.miss_cost)
         rest = np.ones(n, bool)
         rest[match[match >= 0]] = False
         # A free blob inside the un-grown gate, centred on its match, of a ball matched this
@@ -266,7 +277,7 @@ def step(
             sub = np.full((b, n), _BIG)
             sub[np.ix_(free, rest)] = cost[np.ix_(free, rest)]
             _assign(sub, match)
-        _reacquire(state, det, appearance, pred, match, cfg)
+        _reacquire(state, det, appearance, pred, match, cfg, covered)
     seen = match >= 0
     new_pos, new_vel = pred.copy(), vel.copy()
     if np.any(seen):
@@ -284,7 +295,11 @@ def step(
     new_state[~seen & active] = TrackState.PREDICTED
     unseen = np.where(seen, 0, state.unseen + 1)
     potted = (
-        ~seen & active & (unseen > cfg.absent_after) & _near_pocket(state.pos, state.radius, pockets, cfg)
+        ~seen
+        & active
+        & ~covered
+        & (unseen > cfg.absent_after)
+        & _near_pocket(state.pos, state.radius, pockets, cfg)
     )
     new_state[potted] = TrackState.ABSENT
     appear = state.appearance.copy()
@@ -315,10 +330,21 @@ def step(
     )
 
 
-def _assign(cost: FloatArray, match: IntArray) -> None:
-    """Least-cost pairing of the finite entries of ``cost`` written into ``match`` (in place)."""
+def _assign(cost: FloatArray, match: IntArray, miss: float | None = None) -> None:
+    """Least-cost pairing of the finite entries of ``cost`` written into ``match`` (in place).
+
+    With ``miss``, every ball may also stay unmatched at that cost: without it the pairing
+    matches as many balls as it can, so a ball whose only candidate is another ball's better
+    match takes it and pushes that ball onto its own worse one (synthetic 02_red_then_colour:
+    the resting pink took the white stopped at the contact, and the white the pink's streak).
+    """
+    b, n = cost.shape
+    if miss is not None:
+        dummy = np.full((b, b), _BIG)
+        np.fill_diagonal(dummy, miss)
+        cost = np.hstack([cost, dummy])
     rows, cols = linear_sum_assignment(cost)
-    good = cost[rows, cols] < _BIG
+    good = (cost[rows, cols] < _BIG) & (cols < n)
     match[rows[good]] = cols[good]
 
 
@@ -329,12 +355,14 @@ def _reacquire(
     pred: FloatArray,
     match: IntArray,
     cfg: TrackerConfig,
+    covered: npt.NDArray[np.bool_],
 ) -> None:
     """Second pass: lost single-colour (or unknown-colour) balls matched by identity anywhere."""
     taken = set(int(m) for m in match if m >= 0)
     free = np.array([j for j in range(len(det)) if j not in taken], dtype=np.int64)
     lost = np.flatnonzero(
         (match < 0)
+        & ~covered
         & ((state.unseen >= cfg.reacquire_after) | (state.state == TrackState.ABSENT))
         & (state.colour != _RED)
     )
@@ -411,9 +439,13 @@ class Tracker:
         self._state: list[npt.NDArray[np.int8]] = []
 
     def update(
-        self, detections: BallDetections | None = None, appearance: FloatArray | None = None
+        self,
+        detections: BallDetections | None = None,
+        appearance: FloatArray | None = None,
+        hidden: npt.NDArray[np.bool_] | None = None,
     ) -> TrackerState:
-        """Advance one frame; with no detections every ball is predicted."""
+        """Advance one frame; with no detections every ball is predicted (``hidden``: see
+        :func:`step`)."""
         det = detections if detections is not None else BallDetections.empty()
         app = appearance if detections is not None else None
         if self.to_table is not None and len(det):
@@ -427,7 +459,7 @@ class Tracker:
             if not np.all(keep):
                 det = det[keep]
                 app = app[keep] if app is not None else None
-        self.state = step(self.state, det, app, self.config, self.pockets, self.cushions)
+        self.state = step(self.state, det, app, self.config, self.pockets, self.cushions, hidden)
         self.state = self._leave_bed(self.state)
         px = np.where((self.state.state == TrackState.ABSENT)[:, None], np.nan, self.state.pos)
         self._pixel.append(px)

@@ -51,14 +51,21 @@ class ScheduleConfig:
         blur_radii: speed (ball radii per frame) from which a ball is searched as a streak
             (``streak_mix``); slower balls are searched with the resting share, which keeps
             a slow object ball off a cue or a hand beside it (on Task3, 0.5 lost clip 25's ball).
-        hold_radii: a resting cue ball with motion around it is measured where it rests unless it
-            is found farther than this (ball radii) from there: a cue tip or a hand touching its
+        hold_radii: a resting cue ball with motion around it, or an object ball no moving ball can
+            reach (:meth:`VideoTracker._struck`), is measured where it rests unless it is found
+            farther than this (ball radii) from there: a cue tip or a hand touching its
             blob drags the blob's centre by a fraction of a radius, and the stroke's first
             frame moves a struck ball more than that.
         strike_radii: farthest (ball radii) a cue ball that left its spot is looked for in the
             stroke's first frame (0: never): the strike falls inside the exposure, so the first
             frame shows at most part of a frame's travel; 5 keeps a 4 m/s stroke at 30 fps, and
             on Task3 a reach of 10 took the bridge hand's fingers for the white in two clips.
+        side_decay: share of the remembered side of the changes round a disturbed resting cue ball
+            kept per frame it is disturbed again (the latest, the cue's feathering, count most;
+            a hand that placed the ball seconds before, least).
+        cover: weighted Lab distance (lightness counts half) from the cloth beside a resting
+            ball at which its spot, with no ball measured there, counts as covered (see
+            :meth:`VideoTracker._hidden`).
         purity: largest distance off the cloth-to-ball colour segment, as a share of the
             segment, of a blob taken for the departing cue ball (real footage: the ball's
             streak 0.06-0.14, fingers 0.34-0.43; synthetic: streak 0.02-0.12, cue 0.18-0.22).
@@ -80,6 +87,8 @@ class ScheduleConfig:
     edge_radii: float = 3.0
     half_thickness: float = 0.3
     settle_radii: float = 0.8
+    cover: float = 25.0
+    side_decay: float = 0.9
 
 
 class VideoTracker:
@@ -123,6 +132,14 @@ class VideoTracker:
         # only by the colour search; and where the detector put it this frame (NaN: not asked).
         self._settled = np.zeros(len(tracker.state.names), bool)
         self._settle_at = np.full((len(tracker.state.names), 2), np.nan)
+        # Per ball, the summed pull of the changes round it while it rested disturbed (see
+        # _change_pull): which side the cue and the hand came from.
+        self._cue_side = np.zeros((len(tracker.state.names), 2))
+        # Per ball, the cloth's Lab colour round it when it last came to rest (NaN: not known),
+        # and whether it was carried at rest this frame.
+        self._cloth_at = np.full((len(tracker.state.names), 3), np.nan)
+        self._carried = np.zeros(len(tracker.state.names), bool)
+        self._covered = np.zeros(len(tracker.state.names), bool)
         # This frame's detections of a cue ball found where it departed to (see _departure).
         self._left: list[BallDetections] = []
 
@@ -191,7 +208,8 @@ class VideoTracker:
             st = self.tracker.state
             unseen = np.where(self.departed, np.maximum(st.unseen, 1), st.unseen)
             self.tracker.state = replace(st, unseen=unseen)
-        self.tracker.update(det, app)
+        self._covered = self._hidden(frame, state)
+        self.tracker.update(det, app, self._covered)
         return self.tracker.state
 
     def _local(
@@ -215,6 +233,7 @@ class VideoTracker:
         looks: list[FloatArray] = []
         rois: list[tuple[int, int, int, int]] = []
         cloth = None if sch.cloth is None else np.array(sch.cloth)
+        self._carried[:] = False
         for i in range(len(state.names)):
             if state.state[i] == TrackState.ABSENT:
                 continue
@@ -230,8 +249,10 @@ class VideoTracker:
             )
             if still and quiet:
                 at = state.pos[i : i + 1]
+                self._carried[i] = True
                 if not self._settled[i]:
                     self._settled[i] = True
+                    self._cloth_at[i] = _ring(frame, at[0], float(r), self.region)
                     rested = self._settle(frame, at[0], float(r), int(state.colour[i]))
                     if rested is not None:
                         at = rested[None, :]
@@ -241,11 +262,22 @@ class VideoTracker:
                 looks.append(state.appearance[i : i + 1])
                 continue
             # Only the cue ball is addressed by the cue; an object ball at rest is moved by a ball,
-            # gently at times (a kiss of a fraction of a radius a frame), and must follow at once.
+            # gently at times (a kiss of a fraction of a radius a frame), and must follow at once
+            # when one comes near it; with none near, the motion round it is a player, a cue or a
+            # hand, which drag its searched centre as they drag the cue ball's.
+            cue = still and state.names[i] == CUE_BALL
+            alone = still and not cue and not self._struck(state, i, speed)
+            # Where the changes round it came from before this frame (this frame's own change is
+            # the ball leaving when it is struck).
+            side = self._cue_side[i].copy()
+            if cue and ref is not None:
+                pull = _change_pull(thumb, ref, sch, state.pos[i], float(r))
+                self._cue_side[i] = sch.side_decay * self._cue_side[i] + pull
+            elif not still:
+                self._cue_side[i] = 0.0
             self._ref[i] = thumb
             self._settled[i] = False
-            cue = still and state.names[i] == CUE_BALL
-            disturbed[i] = cue
+            disturbed[i] = cue or alone
             pu, pv = u + state.vel[i, 0], v + state.vel[i, 1]
             if state.unseen[i] >= sch.lost_full:
                 continue  # left to the whole-table search
@@ -266,7 +298,7 @@ class VideoTracker:
                     min_half=self._half(u, v, pu, pv, r),
                 )
                 if cue and not _near(found.pixel, state.pos[i], sch.hold_radii * r):
-                    left = self._departure(frame, state, i, cloth, found)
+                    left = self._departure(frame, state, i, cloth, found, side)
                     if left is not None:
                         found = left
                         self._left.append(left)
@@ -283,6 +315,50 @@ class VideoTracker:
             self.roi_detections += 1
         app = np.concatenate(looks) if looks else np.zeros((0, 3))
         return concat(parts), app, disturbed
+
+    def _struck(self, state: TrackerState, i: int, speed: FloatArray) -> bool:
+        """Whether a moving ball (one lost in its streak with its gate's growth) can reach resting
+        ball ``i`` this frame: then ``i`` may be struck and must follow its measurements."""
+        sch = self.schedule
+        moving = (state.state != TrackState.ABSENT) & (speed >= sch.rest_speed) & ~self._covered
+        moving[i] = False
+        if not np.any(moving):
+            return False
+        r = state.radius
+        lost = np.minimum(state.unseen[moving], sch.lost_full)
+        reach = (2.0 + sch.margin_radii) * r[i] + 2.0 * speed[moving] + 8.0 * r[moving] * lost
+        d = np.linalg.norm(state.pos[moving] - state.pos[i], axis=1)
+        return bool(np.any(~np.isfinite(d) | (d < reach)))
+
+    def _hidden(self, frame: Image, state: TrackerState) -> npt.NDArray[np.bool_]:
+        """Which object balls at rest, not carried this frame, have their spot covered.
+
+        Why: a resting ball moves only when a ball strikes it, and a ball the detector does not
+        find on a spot that does not look like the cloth is still there, under a player's arm, a
+        cue or a hand (or unmeasured). Left to grow its gate and to be re-acquired by colour, it
+        took a blob on the player's sleeve (synthetic 05_touching: the pink under the striker's
+        arm went 60 pixels off and the stroke read a ball placed). A spot showing cloth again is
+        a ball gone (struck unseen, lifted), and the usual search takes over; so does a ball a
+        moving ball can have reached (that ball may cover its spot as it leaves).
+        """
+        sch = self.schedule
+        speed = np.hypot(state.vel[:, 0], state.vel[:, 1])
+        active = state.state != TrackState.ABSENT
+        cand = (
+            active
+            & ~self._carried
+            & (speed < self.tracker.config.motion.moving_radii[0] * state.radius)
+            & np.all(np.isfinite(self._cloth_at), axis=1)
+            & (np.array(state.names) != CUE_BALL)
+        )
+        out = np.zeros(len(state.names), bool)
+        for i in np.flatnonzero(cand):
+            if self._struck(state, i, speed):
+                continue
+            look = disc_appearance(frame, state.pos[i : i + 1], state.radius[i : i + 1])[0]
+            if np.all(np.isfinite(look)):
+                out[i] = float(np.linalg.norm((look - self._cloth_at[i]) * _LAB_W)) > sch.cover
+        return out
 
     def _settle(self, frame: Image, at: FloatArray, r: float, colour: int) -> FloatArray | None:
         """The detector's centre of a ball of ``colour`` come to rest at ``at`` (None: none there).
@@ -321,7 +397,13 @@ class VideoTracker:
         return self.schedule.half_thickness if near else None
 
     def _departure(
-        self, frame: Image, state: TrackerState, i: int, cloth: FloatArray | None, beside: BallDetections
+        self,
+        frame: Image,
+        state: TrackerState,
+        i: int,
+        cloth: FloatArray | None,
+        beside: BallDetections,
+        side: FloatArray,
     ) -> BallDetections | None:
         """Where the resting cue ball went when it is no longer on its spot (None: hidden).
 
@@ -334,7 +416,9 @@ class VideoTracker:
         them, while the cue's wood, skin and cloth sleeves lie off it (:func:`_purity`). So an
         impure blob found ``beside`` the spot is the cue's end, the ball is on the far side of
         the spot from it, and of the pure blobs there the nearest to the spot is the ball (a
-        stroke's first frame moves it least).
+        stroke's first frame moves it least). With no impure blob beside it, ``side`` (where the
+        changes round the ball came from while it rested disturbed, :func:`_change_pull`) is the
+        cue's side.
         """
         sch = self.schedule
         if sch.strike_radii <= 0:
@@ -360,14 +444,60 @@ class VideoTracker:
         pure = (off < sch.purity) & (t > sch.streak_mix)
         cue = cand.pixel[: len(beside)][~pure[: len(beside)]]
         ok = pure
-        if len(cue):
-            back = np.mean(cue - state.pos[i], axis=0)
+        back = np.mean(cue - state.pos[i], axis=0) if len(cue) else side
+        if np.any(back != 0):
             ok &= (cand.pixel - state.pos[i]) @ back < 0
         if not np.any(ok):
             return None
         cand = cand[ok]
         k = int(np.argmin(np.linalg.norm(cand.pixel - state.pos[i], axis=1)))
         return cand[k : k + 1]
+
+
+def _ring(frame: Image, at: FloatArray, r: float, region: npt.NDArray[np.bool_] | None) -> FloatArray:
+    """Median Lab colour of the playing surface 2 to 3.5 radii round ``at`` (NaN: none seen)."""
+    x0, y0, x1, y1 = _window(at[0], at[1], at[0], at[1], 3.5 * r, frame.shape)
+    if x1 <= x0 or y1 <= y0:
+        return np.full(3, np.nan)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    d2 = (xx - at[0]) ** 2 + (yy - at[1]) ** 2
+    ring = (d2 >= (2.0 * r) ** 2) & (d2 <= (3.5 * r) ** 2)
+    if region is not None:
+        ring &= region[y0:y1, x0:x1]
+    if not np.any(ring):
+        return np.full(3, np.nan)
+    lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
+    return np.asarray(np.median(lab[ring].astype(np.float64), axis=0), np.float64)
+
+
+def _change_pull(
+    thumb: npt.NDArray[np.int16], ref: npt.NDArray[np.int16], sch: ScheduleConfig, at: FloatArray, r: float
+) -> FloatArray:
+    """Where, relative to ``at`` (full-frame pixels), the thumbnail changed between 1.5 and 4
+    radii from it, as the change-weighted sum of offsets (zero when nothing changed past
+    ``sch.change``). Nearer, the change is the ball's own (a stroke's first frame can move it
+    less than ``hold_radii``).
+
+    Why: before a stroke the cue feathers and the bridge hand settles behind the cue ball, and
+    every change round the resting ball is on that side; the ball leaves on the other. In the
+    stroke's first frame the cue's end has followed through beside the ball's streak and both
+    can look like a blurred white (synthetic 03_colours_clearance: the cue 0.19 off the
+    cloth-to-white segment, the streak 0.14), so the side the changes came from tells them apart.
+    """
+    th, tw = thumb.shape
+    k = sch.thumb
+    x0, y0 = int(max(0, (at[0] - 4 * r) * k)), int(max(0, (at[1] - 4 * r) * k))
+    x1, y1 = int(min(tw, (at[0] + 4 * r) * k + 1)), int(min(th, (at[1] + 4 * r) * k + 1))
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros(2)
+    diff = np.abs(thumb[y0:y1, x0:x1] - ref[y0:y1, x0:x1]).astype(np.float64)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    dx, dy = (xx + 0.5) / k - at[0], (yy + 0.5) / k - at[1]
+    w = np.maximum(diff - sch.change, 0.0) * (np.hypot(dx, dy) > 1.5 * r)
+    total = float(w.sum())
+    if total <= 0:
+        return np.zeros(2)
+    return np.array([float((dx * w).sum()), float((dy * w).sum())]) / total * min(total / 255.0, 1.0)
 
 
 def _purity(look: FloatArray, ball: FloatArray, cloth: FloatArray) -> tuple[FloatArray, FloatArray]:

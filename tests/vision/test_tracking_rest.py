@@ -1,0 +1,143 @@
+"""Resting balls: covered spots, the cue's side before a stroke, and matches a ball may refuse."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from calibration.table import Colour
+from vision.detection.detections import COLOURS, BallDetections
+from vision.tracking.appearance import disc_appearance
+from vision.tracking.tracker import Tracker, TrackerConfig, TrackerState, step
+from vision.tracking.video import ScheduleConfig, VideoTracker, _change_pull
+from vision.tracks import TrackState
+
+R = 10.0
+RED, WHITE, PINK = (COLOURS.index(c) for c in (Colour.RED, Colour.WHITE, Colour.PINK))
+CLOTH = (40, 160, 30)
+SLEEVE = (200, 200, 205)
+Image = npt.NDArray[np.uint8]
+
+
+def _state(
+    pos: list[tuple[float, float]], colours: list[int], unseen: list[int] | None = None
+) -> TrackerState:
+    b = len(pos)
+    st = TrackerState.seed(
+        [f"b{i}" for i in range(b)], np.array(pos), np.full(b, R), colour=np.array(colours)
+    )
+    return st if unseen is None else replace(st, unseen=np.array(unseen))
+
+
+@pytest.mark.parametrize("stop", [2.0, 4.0])
+def test_resting_ball_does_not_take_the_arriving_balls_place(stop: float) -> None:
+    """A white stopping dead at a resting ball's side, the struck ball's streak on the white's line.
+
+    Paired to match as many balls as possible, the resting ball took the white (its only
+    candidate) and the white the streak; a ball may stay unmatched at ``miss_cost``.
+    """
+    white, red = np.array([100.0, 100.0]), np.array([120.0, 100.0])
+    looks = np.array([[250.0, 128.0, 128.0], [210.0, 140.0, 140.0]])
+    st = replace(
+        _state([(100.0, 100.0), (120.0, 100.0)], [-1, -1]),
+        vel=np.array([[18.0, 0.0], [0.0, 0.0]]),
+        appearance=looks,
+    )
+    stopped, streak = white + np.array([stop, 0.0]), red + np.array([25.0, 0.0])
+    det = BallDetections.build(np.array([stopped, streak]), np.full(2, R))
+    app = np.array([[248.0, 128.0, 128.0], [170.0, 150.0, 145.0]])
+    # Without the contact prediction (which catches this one when the contact falls on the line).
+    out = step(st, det, app, TrackerConfig(physics=False))
+    assert np.linalg.norm(out.pos[0] - stopped) < 0.5 * R
+    assert np.linalg.norm(out.pos[1] - red) < np.linalg.norm(out.pos[1] - stopped)
+
+
+@pytest.mark.parametrize("unseen", [3, 8])
+def test_covered_ball_stays_and_is_not_reacquired(unseen: int) -> None:
+    """A resting pink under a player's arm is not re-acquired on a pink-coloured blob elsewhere."""
+    st = _state([(200.0, 200.0), (400.0, 300.0)], [PINK, RED], unseen=[unseen, 0])
+    det = BallDetections.build(
+        np.array([[260.0, 230.0], [400.0, 300.0]]), np.full(2, R), colour=np.array([PINK, RED])
+    )
+    free = step(st, det)
+    held = step(st, det, hidden=np.array([True, False]))
+    assert np.linalg.norm(free.pos[0] - [260.0, 230.0]) < 1.0
+    assert np.linalg.norm(held.pos[0] - [200.0, 200.0]) < 1.0
+    assert held.state[0] == TrackState.PREDICTED
+
+
+def test_covered_ball_by_a_pocket_is_not_potted() -> None:
+    """Hidden past ``absent_after`` frames beside a pocket, a covered ball is still on the table."""
+    st = _state([(30.0, 30.0)], [RED], unseen=[100])
+    pockets = np.array([[20.0, 20.0]])
+    assert step(st, BallDetections.empty(), pockets=pockets).state[0] == TrackState.ABSENT
+    held = step(st, BallDetections.empty(), pockets=pockets, hidden=np.array([True]))
+    assert held.state[0] == TrackState.PREDICTED
+
+
+def _table(
+    balls: list[tuple[tuple[int, int], tuple[int, int, int]]], cover: tuple[int, int, int, int] | None
+) -> Image:
+    img = np.zeros((200, 300, 3), np.uint8)
+    img[:] = CLOTH
+    for (x, y), bgr in balls:
+        cv2.circle(img, (x, y), round(R), bgr, -1)
+    if cover is not None:
+        x0, y0, x1, y1 = cover
+        img[y0:y1, x0:x1] = SLEEVE
+    return img
+
+
+@pytest.mark.parametrize(
+    ("cover", "hidden"),
+    [((120, 80, 200, 140), True), (None, False)],
+)
+def test_spot_under_an_arm_is_covered_and_an_empty_spot_is_not(
+    cover: tuple[int, int, int, int] | None, hidden: bool
+) -> None:
+    """The red vanished from its spot: under a sleeve it is hidden; on bare cloth it is gone."""
+    pink = (150, 120, 230)
+    first = _table([((150, 110), pink)], None)
+    st = TrackerState.seed(
+        ["pink"],
+        np.array([[150.0, 110.0]]),
+        np.array([R]),
+        colour=np.array([PINK]),
+        appearance=disc_appearance(first, np.array([[150.0, 110.0]]), np.array([R])),
+    )
+
+    class Nothing:
+        def detect(self, image: Image, roi: tuple[int, int, int, int] | None = None) -> BallDetections:
+            return BallDetections.empty()
+
+    vt = VideoTracker(Nothing(), Tracker(st), ScheduleConfig(full_every=0))
+    vt._cloth_at[0] = disc_appearance(first, np.array([[150.0, 110.0 + 3 * R]]), np.array([R]))[0]
+    later = _table([], cover)
+    assert bool(vt._hidden(later, vt.tracker.state)[0]) is hidden
+
+
+@pytest.mark.parametrize(("side", "sign"), [((-1, 0), -1), ((1, 0), 1), ((0, 1), 1)])
+def test_change_pull_points_to_the_side_that_changed(side: tuple[int, int], sign: int) -> None:
+    """A cue feathering on one side of a resting ball pulls towards that side; the ball's own
+    disc (a stroke's first frame moves it a little) does not count."""
+    sch = ScheduleConfig()
+    at = np.array([160.0, 120.0])
+    before = np.full((30, 40), 60, np.int16)
+    after = before.copy()
+    cx, cy = int((at[0] + 3 * R * side[0]) * sch.thumb), int((at[1] + 3 * R * side[1]) * sch.thumb)
+    after[cy, cx] = 200
+    after[int(at[1] * sch.thumb), int(at[0] * sch.thumb)] = 200
+    pull = _change_pull(after, before, sch, at, R)
+    k = 0 if side[0] else 1
+    assert np.sign(pull[k]) == sign
+    assert abs(pull[1 - k]) < abs(pull[k])
+
+
+def test_no_change_no_pull() -> None:
+    sch = ScheduleConfig()
+    thumb = np.full((30, 40), 60, np.int16)
+    assert np.all(_change_pull(thumb, thumb, sch, np.array([160.0, 120.0]), R) == 0)
