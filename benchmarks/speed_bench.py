@@ -113,38 +113,21 @@ def render_1080(out: Path) -> Path:
 def track_events(path: Path, work_width: int) -> Run:
     """The stages of ``baulkline track VIDEO --events`` (:mod:`vision.track_cli`), timed apart."""
     from vision.events.infer import EventInferer
-    from vision.events.pocket_view import PocketWatch
+    from vision.pipeline import TrackEvents
 
     src = FrameSource(str(path), work_width=work_width)
     src.open()
     fps = src.fps
     balls = LiveBalls.create(fps)
     balls.work_width = work_width
-    watch = PocketWatch()
-    inferer: EventInferer | None = None
-    stages = {"balls": 0.0, "pocket watch": 0.0, "events": 0.0}
+    pipeline = TrackEvents(balls, lambda names: EventInferer(names, fps=fps, noise_mm=balls.noise_mm))
     log: list[dict[str, object]] = []
     n, c0, w0 = 0, time.process_time(), time.perf_counter()
     for fr in src.frames():
         n += 1
-        a = time.thread_time()
-        tracked = balls.update(fr)
-        b = time.thread_time()
-        stages["balls"] += b - a
-        if tracked is None:
-            continue
-        hidden = watch.update(fr.image, balls.table_to_pixels)
-        c = time.thread_time()
-        stages["pocket watch"] += c - b
-        if inferer is None:
-            inferer = EventInferer(tracked.names, fps=fps, noise_mm=balls.noise_mm)
-        new = inferer.update(fr.index, fr.t, tracked.position, tracked.state, hidden)
-        log += [event_to_dict(e) for e in new]
-        stages["events"] += time.thread_time() - c
-    if inferer is not None:
-        c = time.thread_time()
-        log += [event_to_dict(e) for e in inferer.finish()]
-        stages["events"] += time.thread_time() - c
+        log += [event_to_dict(e) for e in pipeline.update(fr)[1]]
+    log += [event_to_dict(e) for e in pipeline.finish()]
+    stages = dict(pipeline.seconds)
     run = Run(n, time.process_time() - c0, time.perf_counter() - w0, stages)
     truth_path = path.with_suffix("").with_suffix(".truth.jsonl")
     lines = truth_path.read_text().splitlines()

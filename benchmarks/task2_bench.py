@@ -10,8 +10,8 @@ so a camera facing the other way is handled. A clip is right when the potted/not
 answer, the colour and the pocket all match its ``N_gt.txt``. The source repository's method gets 88%.
 
 Run: ``python -m benchmarks.task2_bench [--clips 1 2 3]``; writes the ``task2`` section of
-``benchmarks/RESULTS.md`` when run on all clips. ``--speed`` instead times the whole ``track``
-pipeline on a rendered 1080p60 clip (section ``track_speed``).
+``benchmarks/RESULTS.md`` when run on all clips. The same stages' speed is
+:mod:`benchmarks.speed_bench`'s.
 """
 
 from __future__ import annotations
@@ -125,14 +125,13 @@ def run_clip(path: Path, dump: Path | None = None) -> tuple[list[InputEvent], di
     """
     from vision.balls_stage import LiveBalls
     from vision.events.infer import EventInferer
-    from vision.events.pocket_view import PocketWatch
+    from vision.pipeline import TrackEvents
     from vision.source import FrameSource
 
     source = FrameSource(str(path))
     fps = source.fps
     balls = LiveBalls.create(fps)
-    watch = PocketWatch()
-    inferer: EventInferer | None = None
+    stages = TrackEvents(balls, lambda names: EventInferer(names, fps=fps, noise_mm=balls.noise_mm))
     numbers: dict[str, int] = {}
     events: list[InputEvent] = []
     views: list[FloatArray] = []
@@ -140,20 +139,19 @@ def run_clip(path: Path, dump: Path | None = None) -> tuple[list[InputEvent], di
     for frame in source.frames():
         n += 1
         fmt = fmt or f"{frame.image.shape[1]}x{frame.image.shape[0]}@{fps:g}"
-        tracked = balls.update(frame)
+        tracked, new = stages.update(frame)
         if tracked is None:
             continue
-        if inferer is None:
+        if not numbers:
             centres = np.array([p.centre for p in TABLE.pockets.values()])
             pixels = balls.table_to_pixels(centres)
             numbers = image_pocket_numbers(dict(zip(TABLE.pockets, pixels, strict=True)))
-            inferer = EventInferer(tracked.names, fps=fps, noise_mm=balls.noise_mm)
-        hidden = watch.update(frame.image, balls.table_to_pixels)
+        hidden = stages.hidden
         views.append(np.full(len(TABLE.pockets), np.nan) if hidden is None else hidden)
-        events += inferer.update(frame.index, frame.t, tracked.position, tracked.state, hidden)
-    if inferer is None:
+        events += new
+    if stages.events is None:
         raise BaulklineError(f"{path.name}: no frame of the clip calibrated with balls on the table")
-    events += inferer.finish()
+    events += stages.finish()
     if dump is not None:
         dump.mkdir(parents=True, exist_ok=True)
         balls.tracks().to_csv(dump / f"{path.stem}.tracks.csv")
@@ -188,96 +186,6 @@ def score_clip(clip: int, root: Path = FOOTAGE, dump: Path | None = None) -> Cli
         events,
         format=fmt,
     )
-
-
-def track_speed(workdir: Path, seconds: float = 10.0, seed: int = 7) -> str:
-    """The ``track`` pipeline's speed on a 1080p60 clip, as markdown.
-
-    No real 1080p60 clip exists (Task2's are 720p30), so one is rendered by the synthetic
-    camera (``baulkline simulate --scenario break_off --width 1920 --height 1080 --fps 60
-    --conditions broadcast``). The stages are those of ``baulkline track --events`` (decode,
-    calibrate, detect, track: :class:`vision.balls_stage.LiveBalls`; then the pocket watch
-    and the event inferer), timed per frame in CPU seconds of this process and in wall time.
-    Real time is 1/60 s a frame.
-    """
-    from vision.balls_stage import LiveBalls
-    from vision.events.infer import EventInferer
-    from vision.events.pocket_view import PocketWatch
-    from vision.source import FrameSource
-    from vision.synthetic import cli as simulate_cli
-    from vision.tracking.video import ScheduleConfig
-
-    name = f"speed1080-{seed}"
-    args = argparse.Namespace(
-        scenario="break_off",
-        seed=seed,
-        out=workdir,
-        name=name,
-        width=1920,
-        height=1080,
-        fps=60.0,
-        conditions="broadcast",
-        max_seconds=seconds,
-    )
-    simulate_cli.run(args)
-    path = workdir / f"{name}.mp4"
-    src = FrameSource(str(path))
-    src.open()
-    c0, w0 = time.process_time(), time.perf_counter()
-    decoded = sum(1 for _ in src.frames())
-    decode_cpu, decode_wall = time.process_time() - c0, time.perf_counter() - w0
-    src = FrameSource(str(path))
-    src.open()
-    fps = src.fps
-    balls = LiveBalls.create(fps, None, ScheduleConfig())
-    watch = PocketWatch()
-    inferer: EventInferer | None = None
-    cpu = {"balls": 0.0, "view": 0.0, "events": 0.0}
-    n_events = 0
-    w0 = time.perf_counter()
-    for fr in src.frames():
-        a = time.process_time()
-        tracked = balls.update(fr)
-        b = time.process_time()
-        cpu["balls"] += b - a
-        if tracked is None:
-            continue
-        hidden = watch.update(fr.image, balls.table_to_pixels)
-        c = time.process_time()
-        cpu["view"] += c - b
-        if inferer is None:
-            inferer = EventInferer(tracked.names, fps=fps, noise_mm=balls.noise_mm)
-        n_events += len(inferer.update(fr.index, fr.t, tracked.position, tracked.state, hidden))
-        cpu["events"] += time.process_time() - c
-    if inferer is not None:
-        c = time.process_time()
-        n_events += len(inferer.finish())
-        cpu["events"] += time.process_time() - c
-    wall = time.perf_counter() - w0
-    total = sum(cpu.values())
-    ms = {k: 1e3 * v / decoded for k, v in cpu.items()}
-    lines = [
-        "## Track pipeline speed on 1080p60 (synthetic)",
-        "",
-        stamp("python -m benchmarks.task2_bench --speed"),
-        f"Clip: `baulkline simulate --scenario break_off --seed {seed} --width 1920 --height 1080 --fps 60 "
-        f"--conditions broadcast --max-seconds {seconds:g}` "
-        f"({decoded} frames, {decoded / fps:.1f} s of video; "
-        "no real 1080p60 footage exists: Task2's clips are 1280x720 at 30 fps). Stages as in "
-        "`baulkline track --events`, plus the pocket watch. CPU time of this process per frame "
-        "(the machine is shared; wall time is given too). Real time needs 16.7 ms a frame.",
-        "",
-        "| stage | ms per frame (CPU) |",
-        "|---|---|",
-        f"| decode alone | {1e3 * decode_cpu / decoded:.1f} (wall {1e3 * decode_wall / decoded:.1f}) |",
-        f"| decode + calibrate + detect + track (LiveBalls) | {ms['balls']:.1f} |",
-        f"| pocket watch | {ms['view']:.2f} |",
-        f"| event inference | {ms['events']:.2f} ({n_events} events) |",
-        f"| whole pipeline | {1e3 * total / decoded:.1f} CPU, {1e3 * wall / decoded:.1f} wall: "
-        f"{decoded / max(total, 1e-9):.1f} frames/s CPU = {decoded / max(total, 1e-9) / fps:.2f}x real time "
-        f"({decoded / max(wall, 1e-9) / fps:.2f}x by the wall clock) |",
-    ]
-    return "\n".join(lines) + "\n"
 
 
 def report(results: list[ClipResult], command: str) -> str:
@@ -326,19 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--clips", type=int, nargs="*", default=list(range(1, 26)))
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--dump", type=Path, help="write each clip's tracks and pocket views here")
-    ap.add_argument(
-        "--speed", action="store_true", help="instead: time the track pipeline on a rendered 1080p60 clip"
-    )
     args = ap.parse_args(argv)
-    if args.speed:
-        import tempfile
-
-        with tempfile.TemporaryDirectory() as tmp:
-            md = track_speed(Path(tmp))
-        print(md)
-        if not args.no_write:
-            update_section("track_speed", md)
-        return 0
     if not (FOOTAGE / "Task2").is_dir():
         print(f"no footage at {FOOTAGE / 'Task2'}")
         return 1

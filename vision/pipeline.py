@@ -98,6 +98,65 @@ class EventStage(Protocol):
         """Events still open when the video ends."""
 
 
+STAGES = ("balls", "pocket watch", "events")
+
+
+@dataclass
+class TrackEvents:
+    """From a frame to contract events: the ball stage, the pocket view and event inference.
+
+    One path for ``baulkline track --events``, ``baulkline referee`` and the benchmarks, so a
+    benchmark measures exactly what the product runs (a benchmark with a set-up of its own once
+    measured a tracker without the live stage's playing-surface mask).
+
+    Attributes:
+        balls: the calibration + detection + tracking stage.
+        make_events: creates the event stage from the first tracked frame's ball names (the
+            ball set is only known once the table is calibrated with balls in view).
+        watch: how much of each pocket's approach a player covers: a pot is read from a
+            ball's path into a mouth in view, never from a ball vanishing behind an arm
+            (:mod:`vision.events.exits`).
+        events: the event stage, once created.
+        hidden: the pocket view of the last tracked frame (``None`` before).
+        seconds: CPU seconds of the calling thread spent in each stage (:data:`STAGES`), for
+            the speed benchmarks; a thread clock, since decoding runs on a thread of its own.
+    """
+
+    balls: BallStage
+    make_events: Callable[[Sequence[str]], EventStage]
+    watch: PocketWatch = field(default_factory=PocketWatch)
+    events: EventStage | None = None
+    hidden: FloatArray | None = None
+    seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STAGES, 0.0))
+
+    def update(self, frame: Frame) -> tuple[BallsInFrame | None, list[InputEvent]]:
+        """The balls in ``frame`` (``None`` while the table is not calibrated) and the events
+        this frame decided."""
+        a = time.thread_time()
+        tracked = self.balls.update(frame)
+        b = time.thread_time()
+        self.seconds["balls"] += b - a
+        if tracked is None:
+            return None, []
+        if self.events is None:
+            self.events = self.make_events(tracked.names)
+        self.hidden = self.watch.update(frame.image, self.balls.table_to_pixels)
+        c = time.thread_time()
+        self.seconds["pocket watch"] += c - b
+        new = self.events.update(frame.index, frame.t, tracked.position, tracked.state, self.hidden)
+        self.seconds["events"] += time.thread_time() - c
+        return tracked, new
+
+    def finish(self) -> list[InputEvent]:
+        """Events still open when the video ends (none before the first tracked frame)."""
+        if self.events is None:
+            return []
+        c = time.thread_time()
+        new = self.events.finish()
+        self.seconds["events"] += time.thread_time() - c
+        return new
+
+
 @dataclass
 class RefereeState:
     """What the overlay and the live view need between frames (not the referee's state)."""
@@ -137,10 +196,12 @@ class Pipeline:
     inputs: list[dict[str, Any]] = field(default_factory=list)
     outputs: list[Output] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
-    _events: EventStage | None = None
-    _watch: PocketWatch = field(default_factory=PocketWatch)
+    _stages: TrackEvents = field(init=False)
     _ev: JsonlWriter | None = None
     _ca: JsonlWriter | None = None
+
+    def __post_init__(self) -> None:
+        self._stages = TrackEvents(self.balls, self.make_events)
 
     def run(self, frames: Iterable[Frame]) -> None:
         """Process every frame; on a source error, close what is open and re-raise."""
@@ -163,15 +224,8 @@ class Pipeline:
 
     def process(self, frame: Frame) -> None:
         """One frame through every stage."""
-        tracked = self.balls.update(frame)
-        new_events: list[InputEvent] = []
+        tracked, new_events = self._stages.update(frame)
         if tracked is not None:
-            if self._events is None:
-                self._events = self.make_events(tracked.names)
-            # Whether a player covers a pocket: a pot is read from a ball's path into a mouth
-            # in view, never from a ball vanishing behind an arm (vision.events.exits).
-            hidden = self._watch.update(frame.image, self.balls.table_to_pixels)
-            new_events = self._events.update(frame.index, frame.t, tracked.position, tracked.state, hidden)
             self._remember(tracked)
         for event in self._merge(new_events, frame.t):
             self._referee(event, frame.t)
@@ -255,9 +309,9 @@ class Pipeline:
         draw_score_bar(image, self.players, r.score, r.calls)
 
     def _finish(self, t: float) -> None:
-        if self._events is None:
+        if self._stages.events is None:
             return
-        for event in self._merge(self._events.finish(), float("inf")):
+        for event in self._merge(self._stages.finish(), float("inf")):
             self._referee(event, t)
 
 

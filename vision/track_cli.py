@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from calibration.errors import BaulklineError
     from vision.balls_stage import LiveBalls
     from vision.events.infer import EventInferer
-    from vision.events.pocket_view import PocketWatch
+    from vision.pipeline import TrackEvents
     from vision.source import FrameSource
     from vision.tracking.video import ScheduleConfig
 
@@ -44,10 +44,8 @@ def run(args: argparse.Namespace) -> int:
     source.open()
     fps = source.fps
     balls = LiveBalls.create(fps, args.calibration, ScheduleConfig(full_every=args.full_every))
-    inferer: EventInferer | None = None
-    # The same pocket view as the referee pipeline: a pot is read from a path into a mouth the
-    # camera saw clear, never from a ball vanishing behind an arm (vision.events.exits).
-    watch = PocketWatch()
+    # The referee's own stages (pocket view included), so both commands infer the same events.
+    stages = TrackEvents(balls, lambda names: EventInferer(names, fps=fps, noise_mm=balls.noise_mm))
     bar = _Progress(source.frame_count) if sys.stderr.isatty() else None
     to_stdout = args.events is not None and str(args.events) == "-"
     try:
@@ -59,19 +57,16 @@ def run(args: argparse.Namespace) -> int:
         for fr in source.frames():
             if args.max_frames and fr.index >= args.max_frames:
                 break
-            tracked = balls.update(fr)
+            if writer is None:
+                balls.update(fr)
+            else:
+                for ev in stages.update(fr)[1]:
+                    writer.write(event_to_dict(ev))
             if bar is not None:
                 bar.step(fr.index + 1)
-            if tracked is None or writer is None:
-                continue
-            if inferer is None:
-                inferer = EventInferer(tracked.names, fps=fps, noise_mm=balls.noise_mm)
-            hidden = watch.update(fr.image, balls.table_to_pixels)
-            for ev in inferer.update(fr.index, fr.t, tracked.position, tracked.state, hidden):
-                writer.write(event_to_dict(ev))
     finally:
-        if inferer is not None and writer is not None:
-            for ev in inferer.finish():
+        if writer is not None:
+            for ev in stages.finish():
                 writer.write(event_to_dict(ev))
         if events_out is not None and not to_stdout:
             events_out.close()
