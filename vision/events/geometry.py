@@ -128,10 +128,8 @@ def at_mouth(point: FloatArray, velocity: FloatArray, table: TableSpec) -> str |
     r = table.ball_radius
     v = np.asarray(velocity, dtype=np.float64)
     for pocket in table.pockets.values():
-        mid, along, normal, half = _mouth_frame(pocket)
-        rel = np.asarray(point, dtype=np.float64) - mid
-        between = abs(float(rel @ along)) <= half + r and float(rel @ normal) >= -r
-        if between and float(v @ normal) > 0.0:
+        normal = _mouth_frame(pocket)[2]
+        if past_mouth(point, pocket, r, slack=r) >= -r and float(v @ normal) > 0.0:
             return pocket.name
     return None
 

@@ -122,18 +122,17 @@ class PocketView:
     def __init__(self, to_pixels: Callable[[FloatArray], FloatArray], table: TableSpec = TABLE) -> None:
         grids = _approach_grids(table)
         self.pockets = tuple(grids)
-        self._pixels = [np.asarray(to_pixels(p), dtype=np.float64) for p, _ in grids.values()]
-        # Each point's pixel, rounded once (-1 where it does not project): every frame reads them.
-        self._uv = [np.round(np.nan_to_num(px, nan=-1.0)).astype(np.int64) for px in self._pixels]
+        pixels = [np.asarray(to_pixels(p), dtype=np.float64) for p, _ in grids.values()]
         self._cells = [c for _, c in grids.values()]
         self._min_points = OCCLUDER_BALLS * math.pi * table.ball_radius**2 / GRID_MM**2
         self._chroma: FloatArray | None = None
         self._value = 0.0
         # Every pocket's points in one run (pocket k is ``_bounds[k]:_bounds[k + 1]``): a
-        # frame's colour test is one pass over all of them, not one per pocket.
-        uv = np.concatenate(self._uv)
+        # frame's colour test is one pass over all of them, not one per pocket. Each point's
+        # pixel is rounded once (-1 where it does not project): every frame reads them.
+        uv = np.round(np.nan_to_num(np.concatenate(pixels), nan=-1.0)).astype(np.int64)
         self._u, self._v = uv[:, 0], uv[:, 1]
-        self._sizes = np.array([len(p) for p in self._pixels])
+        self._sizes = np.array([len(p) for p in pixels])
         self._bounds = np.concatenate([[0], np.cumsum(self._sizes)])
         n = int(self._bounds[-1])
         # Per point, its own cloth colour (chromaticity and brightness: the table's until it
