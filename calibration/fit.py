@@ -295,30 +295,16 @@ def _rodrigues(r: FloatArray) -> FloatArray:
 
 def rays_to_planes(params: FloatArray, px: FloatArray, z: FloatArray, centre: FloatArray) -> FloatArray:
     """Table points ``(M, N, 2)`` where pixel ``px[n]``'s ray meets the plane ``z[n]``, for
-    each of ``M`` parameter vectors ``(M, 8)``."""
+    each of ``M`` parameter vectors ``(M, 8)``.
+
+    Written component by component (no einsum, no (M, N, 3) temporaries): it is the reference
+    the compiled solver loop (:mod:`calibration.rays`) is tested against, and gives each point's
+    residual of the final fit.
+    """
     r = _rodrigues(params[:, 1:4])
     c = -np.einsum("mji,mj->mi", r, params[:, 4:7])  # camera centre, -R^T t (M, 3): tiny
-    return _cast(np.exp(params[:, 0]), r, c, params[:, 7], px, z, centre)
-
-
-def _cast(
-    focal: FloatArray,
-    r: FloatArray,
-    c: FloatArray,
-    k1: FloatArray,
-    px: FloatArray,
-    z: FloatArray,
-    centre: FloatArray,
-) -> FloatArray:
-    """:func:`rays_to_planes` for ``M`` cameras given as focal lengths ``(M,)``, rotations
-    ``(M, 3, 3)``, centres ``(M, 3)`` (this module's frame) and ``k1`` ``(M,)`` (on the
-    half-width scale).
-
-    Written component by component (no einsum, no (M, N, 3) temporaries): the solver calls it
-    a dozen times per fit on nine cameras at once, and it is most of a calibration's time.
-    """
-    f = focal[:, None]
-    k1 = k1[:, None]  # on the half-width scale: see K1_PRIOR_MM
+    f = np.exp(params[:, 0])[:, None]
+    k1 = params[:, 7][:, None]  # on the half-width scale: see K1_PRIOR_MM
     half = centre[0]
     ux = (px[None, :, 0] - centre[0]) / half  # (M, N)
     uy = (px[None, :, 1] - centre[1]) / half

@@ -76,7 +76,7 @@ def marking_residuals(
             uy = (px[n, 1] - centre[1]) / half
             if k1 != 0.0:
                 nx, ny = ux, uy
-                for _ in range(5):  # the fixed point of calibration.fit._cast
+                for _ in range(5):  # the fixed point of calibration.fit.rays_to_planes
                     g = 1.0 / (1.0 + k1 * (ux * ux + uy * uy))
                     ux, uy = nx * g, ny * g
             ux, uy = ux * (half / f), uy * (half / f)
