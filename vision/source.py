@@ -65,6 +65,7 @@ class Frame:
         return shrink(self.image, size)
 
 
+#: What the file reader thread queues: a decoded frame and its working copy, or None at the end.
 _Item = tuple[Image, Image | None] | None
 
 #: Frames a file's reader thread decodes ahead of the pipeline (a 1080p frame is 6 MB).
@@ -166,7 +167,7 @@ class FrameSource:
         """
         fps = self.fps
         expected = self.frame_count
-        queue: Queue[tuple[Image, Image | None] | None] = Queue(maxsize=READ_AHEAD)
+        queue: Queue[_Item] = Queue(maxsize=READ_AHEAD)
         stop = threading.Event()
 
         def reader() -> None:
