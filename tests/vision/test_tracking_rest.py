@@ -141,3 +141,34 @@ def test_no_change_no_pull() -> None:
     sch = ScheduleConfig()
     thumb = np.full((30, 40), 60, np.int16)
     assert np.all(_change_pull(thumb, thumb, sch, np.array([160.0, 120.0]), R) == 0)
+
+
+@pytest.mark.parametrize("unseen", [2, 4])
+def test_lost_balls_search_does_not_take_a_resting_ball(unseen: int) -> None:
+    """A lost red's search window grows a diameter a frame and its colour search finds a resting
+    ball of a like colour (a brown). The brown, carried at rest, keeps its place and stays still;
+    the blob is the brown's, not a red re-found (a rendered 1080p60 break-off: the brown set
+    moving by it was never at rest again, and the frame never started)."""
+    brown_bgr = (30, 60, 140)
+    img = _table([((150, 60), brown_bgr)], None)
+    at = np.array([[150.0, 150.0], [150.0, 60.0]])  # the lost red first, as red15 is before brown
+    look = disc_appearance(img, at[1:], np.array([R]))[0]
+    st = replace(
+        TrackerState.seed(
+            ["red1", "brown"], at, np.full(2, R), colour=np.array([RED, COLOURS.index(Colour.BROWN)])
+        ),
+        appearance=np.array([look, look]),
+        state=np.array([TrackState.PREDICTED, TrackState.SEEN], np.int8),
+        unseen=np.array([unseen, 0]),
+    )
+
+    class Nothing:
+        def detect(self, image: Image, roi: tuple[int, int, int, int] | None = None) -> BallDetections:
+            return BallDetections.empty()
+
+    vt = VideoTracker(Nothing(), Tracker(st), ScheduleConfig(full_every=0))
+    for _ in range(3):
+        out = vt.process(img)
+        assert np.linalg.norm(out.pos[1] - at[1]) < 0.5
+        assert np.linalg.norm(out.vel[1]) < 0.1
+    assert out.state[0] != TrackState.SEEN

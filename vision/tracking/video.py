@@ -231,6 +231,13 @@ class VideoTracker:
         th, tw = thumb.shape
         parts: list[BallDetections] = []
         looks: list[FloatArray] = []
+        # Balls carried at rest come first, so that they win the dedupe (see _dedupe) over a blob
+        # another ball's search found on them: a lost ball's window grows by a diameter a frame
+        # and its colour search (a red's) finds a resting brown, whose centre it measures off by
+        # a pixel or two; taken for the brown, that set the brown moving and searching itself,
+        # never still again while the red stayed lost (a rendered 1080p60 break-off).
+        held: list[BallDetections] = []
+        held_looks: list[FloatArray] = []
         rois: list[tuple[int, int, int, int]] = []
         cloth = None if sch.cloth is None else np.array(sch.cloth)
         self._carried[:] = False
@@ -258,8 +265,8 @@ class VideoTracker:
                         at = rested[None, :]
                         self._settle_at[i] = rested
                 carried = BallDetections.build(at, state.radius[i : i + 1], colour=state.colour[i : i + 1])
-                parts.append(carried)
-                looks.append(state.appearance[i : i + 1])
+                held.append(carried)
+                held_looks.append(state.appearance[i : i + 1])
                 continue
             # Only the cue ball is addressed by the cue; an object ball at rest is moved by a ball,
             # gently at times (a kiss of a fraction of a radius a frame), and must follow at once
@@ -313,6 +320,7 @@ class VideoTracker:
             parts.append(found)
             looks.append(np.full((len(found), 3), np.nan))
             self.roi_detections += 1
+        parts, looks = held + parts, held_looks + looks
         app = np.concatenate(looks) if looks else np.zeros((0, 3))
         return concat(parts), app, disturbed
 
