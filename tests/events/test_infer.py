@@ -440,3 +440,34 @@ def test_ball_leaving_the_cloth_over_a_cushion_is_off_table(x: float, side: floa
     assert kinds(events, Pot) == []
     rest = kinds(events, Rest)[-1]
     assert rest.positions is not None and "white" not in rest.positions
+
+
+@pytest.mark.parametrize("fps", [30.0, 60.0])
+def test_white_carried_in_a_hand_while_a_ball_is_hidden_is_no_stroke(fps: float) -> None:
+    """A clip opening with a ball the tracker holds as hidden (the apex red behind the pink)
+    cannot start until something forces it; a white then carried about by a hand, seen moving
+    to and fro and never still, has no spot to be struck from: no strike until the real one
+    (a rendered 1080p60 break-off read the hand's carry as the break)."""
+    spot = (TABLE.baulk_line - 170.0, CENTRE_Y - 200.0)
+    paths: dict[str, list[tuple[float, tuple[float, float] | None]]] = {
+        "white": [
+            (0.0, None),
+            (1.0, (40.0, 690.0)),
+            (1.2, (500.0, 690.0)),
+            (1.5, (40.0, 690.0)),
+            (1.6, spot),
+            (4.0, spot),
+            (4.6, (1600.0, spot[1])),
+        ],
+        "red1": [(0.0, (2500.0, 600.0))],
+        "red2": [(0.0, (2734.0, 889.0))],
+    }
+    tl = keyframes(paths, [], end=7.0)
+    times = np.arange(0.0, tl.duration, 1 / fps)
+    hidden = np.zeros((len(times) + 2, 3), dtype=bool)
+    hidden[: len(times), 2] = times < 4.2  # red2, never seen until after the stroke starts
+    events = run(tl, fps=fps, seed=22, hidden=hidden)
+    strikes = kinds(events, Strike)
+    assert len(strikes) == 1 and 3.9 < strikes[0].t < 4.2
+    assert isinstance(events[0], FrameStart) and events[0].positions is not None
+    assert math.dist(events[0].positions["white"], spot) < 3.0

@@ -243,9 +243,10 @@ class EventInferer:
         windows, so a few failures running are rare but happen; a clip that begins shortly
         before a stroke (a 1.2 m/s full-ball hit half a second in) then lost its whole stroke
         and started the frame only where the balls next stopped. The white's spot is the
-        median of its last opening window (at least half a window) before the two newest
-        frames; it was struck when it
-        leaves that spot as it would leave a rest position (see ``_at_rest``), and the frame
+        median of its last opening window before the two newest frames, and at least half a
+        window of its sightings lie within the still radius of it (a white carried about in a
+        hand has no spot, and its leaving one is no stroke); it was struck when it leaves that
+        spot as it would leave a rest position (see ``_at_rest``), and the frame
         starts from the frames before it left (so a clip may open as little as 0.2 s before a
         stroke). A clip that opens with the white rolling has
         no such spot to come back to and waits for the next rest as before."""
@@ -259,6 +260,8 @@ class EventInferer:
         if len(pts) < (n + 1) // 2:
             return []
         spot = np.median(pts, axis=0)
+        if int(np.sum(np.hypot(*(pts - spot).T) <= cfg.still_mm)) < (n + 1) // 2:
+            return []  # no spot: a white carried about in a hand, never still (a 60 fps break-off)
         d = float(np.hypot(*(frames[-1].position[w] - spot)))
         d_prev = float(np.hypot(*(frames[-2].position[w] - spot)))
         if not (d > cfg.strike_mm and cfg.move_mm < d_prev < d):
