@@ -37,6 +37,7 @@ from vision.detection.detections import COLOURS, UNKNOWN, BallDetections
 from vision.tracking.bed import DEFAULT_TOL, in_fall, off_bed
 from vision.tracking.motion import MotionConfig, correct, gate_distance, predict
 from vision.tracking.physics import Cushions, contacts, reflect
+from vision.tracking.reentry import reentry_allowed
 from vision.tracks import Tracks, TrackState
 
 FloatArray = npt.NDArray[np.float64]
@@ -202,6 +203,7 @@ def step(
     pockets: FloatArray | None = None,
     cushions: Cushions | None = None,
     hidden: npt.NDArray[np.bool_] | None = None,
+    reentry: npt.NDArray[np.bool_] | None = None,
 ) -> TrackerState:
     """Fold one frame's detections into the state (the reducer).
 
@@ -215,6 +217,8 @@ def step(
         hidden: ``(B,)`` balls at rest whose spot is covered (a player's arm, a cue): they stay
             where they are, their gates do not grow, they are not re-acquired elsewhere and not
             potted (None: none).
+        reentry: ``(B, N)`` where a ball off the table may come back onto it
+            (:func:`vision.tracking.reentry.reentry_allowed`; None: anywhere).
     """
     cfg = cfg or TrackerConfig()
     mc = cfg.motion
@@ -277,7 +281,7 @@ def step(
             sub = np.full((b, n), _BIG)
             sub[np.ix_(free, rest)] = cost[np.ix_(free, rest)]
             _assign(sub, match)
-        _reacquire(state, det, appearance, pred, match, cfg, covered)
+        _reacquire(state, det, appearance, pred, match, cfg, covered, reentry)
     seen = match >= 0
     new_pos, new_vel = pred.copy(), vel.copy()
     if np.any(seen):
@@ -356,8 +360,10 @@ def _reacquire(
     match: IntArray,
     cfg: TrackerConfig,
     covered: npt.NDArray[np.bool_],
+    reentry: npt.NDArray[np.bool_] | None = None,
 ) -> None:
-    """Second pass: lost single-colour (or unknown-colour) balls matched by identity anywhere."""
+    """Second pass: lost single-colour (or unknown-colour) balls matched by identity anywhere
+    (a ball off the table only where it can be put back: ``reentry``)."""
     taken = set(int(m) for m in match if m >= 0)
     free = np.array([j for j in range(len(det)) if j not in taken], dtype=np.int64)
     lost = np.flatnonzero(
@@ -390,6 +396,8 @@ def _reacquire(
         ):
             a = appearance_distance(state.appearance[t : t + 1], appearance[free], 1, len(free))[0]
             cost[i] = np.where(a < cfg.appearance_gate, a / cfg.appearance_gate + dist, _BIG)
+        if reentry is not None and state.state[t] == TrackState.ABSENT:
+            cost[i] = np.where(reentry[t, free], cost[i], _BIG)
     rows, cols = linear_sum_assignment(cost)
     for r, c in zip(rows, cols, strict=True):
         if cost[r, c] < _BIG:
@@ -459,7 +467,12 @@ class Tracker:
             if not np.all(keep):
                 det = det[keep]
                 app = app[keep] if app is not None else None
-        self.state = step(self.state, det, app, self.config, self.pockets, self.cushions, hidden)
+        reentry = None
+        off = self.state.state == TrackState.ABSENT
+        if self.to_table is not None and len(det) and np.any(off):
+            last = self._table(np.where(off[:, None], self.state.pos, np.nan))
+            reentry = reentry_allowed(self.state.colour, last, self._table(det.pixel))
+        self.state = step(self.state, det, app, self.config, self.pockets, self.cushions, hidden, reentry)
         self.state = self._leave_bed(self.state)
         px = np.where((self.state.state == TrackState.ABSENT)[:, None], np.nan, self.state.pos)
         self._pixel.append(px)
