@@ -140,21 +140,38 @@ def search(
     labels = _ball_labels(core, dt, radius)
     if half is not None:
         labels = _add_shallow(labels, (dt >= half * radius).astype(np.uint8), core)
-    centres: list[tuple[float, float]] = []
-    scores: list[float] = []
-    for i in range(1, int(labels.max()) + 1):
-        sel = labels == i
-        ys, xs = np.nonzero(sel)
-        if len(xs) < min_area * np.pi * radius**2:
-            continue
-        peak = float(dt[sel].max())
-        if peak > 2.2 * radius:  # a hand or a shirt, not a ball
-            continue
-        centres.append((ox + (xs.mean() + 0.5) / s - 0.5, oy + (ys.mean() + 0.5) / s - 0.5))
-        scores.append(min(1.0, peak / max(radius, 1e-6)))
-    if not centres:
+    area, mean_x, mean_y, peak = _label_stats(labels, dt)
+    ok = (area >= min_area * np.pi * radius**2) & (peak <= 2.2 * radius)  # over 2.2: a hand, a shirt
+    ok[0] = False
+    if not np.any(ok):
         return BallDetections.empty()
+    centres = np.stack([ox + (mean_x[ok] + 0.5) / s - 0.5, oy + (mean_y[ok] + 0.5) / s - 0.5], axis=1)
+    scores = np.minimum(1.0, peak[ok].astype(np.float64) / max(radius, 1e-6))
     return BallDetections.build(centres, np.full(len(centres), full_radius), confidence=scores)
+
+
+def _label_stats(
+    labels: npt.NDArray[np.int32], dt: npt.NDArray[np.float32]
+) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.float32]]:
+    """Per label (index 0: background): pixel count, mean column, mean row, largest ``dt``.
+
+    One pass over the window instead of a mask per label (the per-label ``labels == i`` scans
+    were a third of the tracker's search); sums of integer coordinates are exact in float64, so
+    the means equal ``np.nonzero``'s.
+    """
+    n = int(labels.max()) + 1
+    flat = labels.ravel()
+    h, w = labels.shape
+    area = np.bincount(flat, minlength=n).astype(np.float64)
+    cols = np.tile(np.arange(w, dtype=np.float64), h)
+    rows = np.repeat(np.arange(h, dtype=np.float64), w)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_x = np.bincount(flat, weights=cols, minlength=n) / area
+        mean_y = np.bincount(flat, weights=rows, minlength=n) / area
+    peak = np.zeros(n, np.float32)
+    fg = flat > 0
+    np.maximum.at(peak, flat[fg], dt.ravel()[fg])
+    return area, mean_x, mean_y, peak
 
 
 def _ball_labels(
@@ -173,13 +190,28 @@ def _ball_labels(
     top = cv2.dilate(dt, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     peaks = (dt >= top - 1e-3) & (dt >= _DEEP * radius) & (core > 0)
     out = labels.astype(np.int32)
+    # Peak plateaus labelled once for the whole window: each lies inside one core blob (peaks are
+    # core pixels, and 8-connected peak pixels share their blob), and raster order numbers a
+    # blob's plateaus as labelling that blob alone would. Only blobs with two or more are visited.
+    pn, plab = cv2.connectedComponents(peaks.astype(np.uint8), connectivity=8)
+    if pn <= 2:
+        return out
+    ys, xs = np.nonzero(plab)
+    pid = plab[ys, xs]
+    owner = np.zeros(pn, np.int64)
+    owner[pid] = labels[ys, xs]  # any pixel of a plateau names its blob
+    multi = np.flatnonzero(np.bincount(owner[1:], minlength=n) >= 2)
+    if not len(multi):
+        return out
+    parea = np.maximum(np.bincount(pid, minlength=pn), 1).astype(np.float64)
+    prow = np.bincount(pid, weights=ys.astype(np.float64), minlength=pn) / parea
+    pcol = np.bincount(pid, weights=xs.astype(np.float64), minlength=pn) / parea
     nxt = n
-    for i in range(1, n):
+    for i in multi:
         sel = labels == i
-        pn, plab = cv2.connectedComponents((peaks & sel).astype(np.uint8), connectivity=8)
-        if pn <= 2:
-            continue
-        cen = np.array([np.argwhere(plab == j).mean(axis=0) for j in range(1, pn)])
+        js = np.flatnonzero(owner == i)
+        js = js[js > 0]
+        cen = np.stack([prow[js], pcol[js]], axis=1)
         # Plateau fragments of one peak closer than a radius are one ball.
         keep: list[npt.NDArray[np.float64]] = []
         for c in cen:
