@@ -31,7 +31,7 @@ from vision.detection.classical import ClassicalDetector
 from vision.pipeline import BallsInFrame
 from vision.source import WORK_WIDTH, Frame, work_size
 from vision.tracking.start import initial_state
-from vision.tracking.tracker import Tracker
+from vision.tracking.tracker import Tracker, TrackerConfig
 from vision.tracking.video import ScheduleConfig, VideoTracker, region_mask
 from vision.tracks import Tracks
 
@@ -140,6 +140,7 @@ class LiveBalls:
     calibrator: VideoCalibrator | None = None
     fixed: Calibration | None = None
     noise_mm: float = 1.5
+    #: The detection schedule (:meth:`create` sets it for the source's frame rate).
     schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
     work_width: int = WORK_WIDTH
     _video: VideoTracker | None = None
@@ -158,7 +159,7 @@ class LiveBalls:
         cls, fps: float, calibration_file: Path | None = None, schedule: ScheduleConfig | None = None
     ) -> LiveBalls:
         """The default stage: the classical detector, a video calibrator unless a file is given."""
-        sched = schedule or ScheduleConfig()
+        sched = schedule or ScheduleConfig().at_fps(fps)
         if calibration_file is not None:
             return cls(fps=fps, fixed=load_calibration(calibration_file), schedule=sched)
         return cls(fps=fps, calibrator=VideoCalibrator(fps=fps), schedule=sched)
@@ -257,7 +258,8 @@ class LiveBalls:
         self._names = initial.names
         self._first_index = index
         pockets = cal.table_to_pixels(np.array([p.centre for p in TABLE.pockets.values()]))
-        tracker = Tracker(initial, fps=self.fps, to_table=self._to_table, pockets=pockets)
+        config = TrackerConfig().at_fps(self.fps)
+        tracker = Tracker(initial, fps=self.fps, to_table=self._to_table, pockets=pockets, config=config)
         region = region_mask(cloth.region, image.shape)
         self._video = VideoTracker(self.detector, tracker, self.schedule, region)
         return True

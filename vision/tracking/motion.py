@@ -14,12 +14,16 @@ All functions are pure and vectorised over the tracks (rows).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float64]
+
+
+#: Frame rate the per-frame gains and gates of the tracking stack were set on (the real footage's).
+REFERENCE_FPS = 30.0
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,25 @@ class MotionConfig:
     gate_across_max: float = 10.0
     moving_radii: tuple[float, float] = (0.3, 1.5)
     gate_max: float = 400.0
+
+    def at_fps(self, fps: float) -> MotionConfig:
+        """These gains and gates for video at ``fps``: every per-frame rate scaled from the 30 fps
+        they were set on (:data:`REFERENCE_FPS`), so that a ball's reach in millimetres per second
+        stays the same. At 60 fps a ball covers half as much a frame: counted per frame, its speed
+        read as "at rest" and its gate grew twice as fast per second (a rendered 1080p60 break-off:
+        a rolling blue's gate, grown as if it had stopped and might have been struck, took a blob
+        in a middle pocket's shade 200 px away, and the blue was potted there). Sizes (gates at
+        rest, the largest gates) are positions and do not change.
+        """
+        k = REFERENCE_FPS / fps
+        return replace(
+            self,
+            unseen_decay=self.unseen_decay**k,
+            gate_growth=self.gate_growth * k,
+            gate_growth_across=self.gate_growth_across * k,
+            gate_growth_rest=self.gate_growth_rest * k,
+            moving_radii=(self.moving_radii[0] * k, self.moving_radii[1] * k),
+        )
 
 
 def predict(

@@ -35,7 +35,7 @@ from scipy.optimize import linear_sum_assignment
 from calibration.table import Colour
 from vision.detection.detections import COLOURS, UNKNOWN, BallDetections
 from vision.tracking.bed import DEFAULT_TOL, in_fall, off_bed
-from vision.tracking.motion import MotionConfig, correct, gate_distance, predict
+from vision.tracking.motion import REFERENCE_FPS, MotionConfig, correct, gate_distance, predict
 from vision.tracking.physics import Cushions, contacts, reflect
 from vision.tracking.reentry import reentry_allowed
 from vision.tracks import Tracks, TrackState
@@ -44,6 +44,7 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 _RED = COLOURS.index(Colour.RED)
+_WHITE = COLOURS.index(Colour.WHITE)
 _BIG = 1e6
 
 
@@ -86,6 +87,21 @@ class TrackerConfig:
     miss_cost: float = 2.0
     physics: bool = True
     bed_tol: float = DEFAULT_TOL
+
+    def at_fps(self, fps: float) -> TrackerConfig:
+        """This configuration for video at ``fps``: timeouts kept in seconds and the motion model's
+        per-frame rates scaled (:meth:`MotionConfig.at_fps`) from the 30 fps they were set on."""
+        ratio = fps / REFERENCE_FPS
+        return replace(
+            self,
+            motion=self.motion.at_fps(fps),
+            appearance_rate=self.appearance_rate
+            if ratio == 1.0
+            else 1.0 - (1.0 - self.appearance_rate) ** (1.0 / ratio),
+            reacquire_after=max(1, round(self.reacquire_after * ratio)),
+            reacquire_look_after=max(1, round(self.reacquire_look_after * ratio)),
+            absent_after=max(1, round(self.absent_after * ratio)),
+        )
 
 
 @dataclass(frozen=True)
@@ -398,10 +414,37 @@ def _reacquire(
             cost[i] = np.where(a < cfg.appearance_gate, a / cfg.appearance_gate + dist, _BIG)
         if reentry is not None and state.state[t] == TrackState.ABSENT:
             cost[i] = np.where(reentry[t, free], cost[i], _BIG)
+        elif state.state[t] != TrackState.ABSENT and tc != _WHITE and np.all(np.isfinite(pred[t])):
+            cost[i] = np.where(_within_reach(state, t, det.pixel[free], pred[t], cfg), cost[i], _BIG)
     rows, cols = linear_sum_assignment(cost)
     for r, c in zip(rows, cols, strict=True):
         if cost[r, c] < _BIG:
             match[lost[r]] = free[c]
+
+
+def _within_reach(
+    state: TrackerState, t: int, pixel: FloatArray, pred: FloatArray, cfg: TrackerConfig
+) -> npt.NDArray[np.bool_]:
+    """Which points ball ``t``, lost while it rolled, can have got to since it was last seen.
+
+    Why: a ball rolls on at the pace it had, slowing; only a contact speeds it up, and an object
+    ball is struck by a ball no faster than itself times two-ish at most once it is rolling.
+    Re-acquired "anywhere" by its colour, a blue rolling at 1.3 m/s into the far baulk corner,
+    unseen for six frames at 60 fps, was taken 1.2 m away in a middle pocket's shade and potted
+    there (a rendered 1080p60 break-off). Its reach is twice its pace when lost plus a radius a
+    frame, along any direction, plus the gate; a ball lost at rest (struck while unseen, at up
+    to 10 m/s, never measured moving) is not limited, and neither is the white: its track
+    follows a cue or a hand at times when it is struck (sample 07: the track went the wrong way,
+    and the white was found again only by the re-acquisition anywhere).
+    """
+    unseen = int(state.unseen[t])
+    decay = cfg.motion.unseen_decay ** max(unseen - 1, 0)
+    pace = float(np.hypot(*state.vel[t])) / max(decay, 1e-9)
+    if pace < 0.5:
+        return np.ones(len(pixel), bool)
+    r = float(state.radius[t])
+    reach = (2.0 * pace + r) * (unseen + 1) + cfg.motion.gate_radii * r
+    return np.asarray(np.linalg.norm(pixel - pred, axis=1) <= reach, dtype=bool)
 
 
 def _near_pocket(

@@ -20,6 +20,7 @@ from calibration.table import Colour
 from vision.detection.detections import UNKNOWN, BallDetections, BallDetector
 from vision.tracking.appearance import disc_appearance
 from vision.tracking.local import search
+from vision.tracking.motion import REFERENCE_FPS
 from vision.tracking.physics import Cushions
 from vision.tracking.tracker import Tracker, TrackerState
 from vision.tracks import TrackState
@@ -89,6 +90,23 @@ class ScheduleConfig:
     settle_radii: float = 0.8
     cover: float = 25.0
     side_decay: float = 0.9
+
+    def at_fps(self, fps: float) -> ScheduleConfig:
+        """This schedule for video at ``fps``: search intervals kept in seconds and per-frame
+        speeds and rates scaled from the 30 fps they were set on (see
+        :meth:`vision.tracking.motion.MotionConfig.at_fps`)."""
+        ratio = fps / REFERENCE_FPS
+        k = 1.0 / ratio
+        return replace(
+            self,
+            full_every=max(1, round(self.full_every * ratio)) if self.full_every > 0 else 0,
+            lost_full=max(1, round(self.lost_full * ratio)),
+            lost_every=max(1, round(self.lost_every * ratio)),
+            rest_speed=self.rest_speed * k,
+            blur_radii=self.blur_radii * k,
+            strike_radii=self.strike_radii * k,
+            side_decay=self.side_decay**k,
+        )
 
 
 class VideoTracker:
@@ -226,6 +244,7 @@ class VideoTracker:
         at rest with motion around them (disturbed).
         """
         sch = self.schedule
+        growth = self.tracker.config.motion.gate_growth  # radii a frame a lost ball's window grows
         disturbed = np.zeros(len(state.names), bool)
         speed = np.hypot(state.vel[:, 0], state.vel[:, 1])
         th, tw = thumb.shape
@@ -288,7 +307,7 @@ class VideoTracker:
             pu, pv = u + state.vel[i, 0], v + state.vel[i, 1]
             if state.unseen[i] >= sch.lost_full:
                 continue  # left to the whole-table search
-            ext = sch.margin_radii * r + 1.3 * speed[i] + 8.0 * r * state.unseen[i]
+            ext = sch.margin_radii * r + 1.3 * speed[i] + growth * r * state.unseen[i]
             roi = _window(min(u, pu), min(v, pv), max(u, pu), max(v, pv), ext, frame.shape)
             if np.all(np.isfinite(state.appearance[i])):
                 # A ball that vanished may have been struck: blurred over a streak several diameters
@@ -334,7 +353,8 @@ class VideoTracker:
             return False
         r = state.radius
         lost = np.minimum(state.unseen[moving], sch.lost_full)
-        reach = (2.0 + sch.margin_radii) * r[i] + 2.0 * speed[moving] + 8.0 * r[moving] * lost
+        growth = self.tracker.config.motion.gate_growth
+        reach = (2.0 + sch.margin_radii) * r[i] + 2.0 * speed[moving] + growth * r[moving] * lost
         d = np.linalg.norm(state.pos[moving] - state.pos[i], axis=1)
         return bool(np.any(~np.isfinite(d) | (d < reach)))
 
