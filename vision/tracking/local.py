@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.detection.detections import BallDetections
+from vision.tracking.kernels import colour_mask
 
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
@@ -86,25 +87,24 @@ def search(
     elif region is not None:
         region = region[y0:y1, x0:x1]
     ox, oy = roi[0], roi[1]
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab8 = np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB), np.uint8)
     # The median of a subsample is the cloth as surely as the median of all, at a tenth of the cost.
-    ref = np.median(lab[::3, ::3].reshape(-1, 3), axis=0) if cloth is None else cloth.astype(np.float32)
+    ref = (
+        np.median(lab8[::3, ::3].reshape(-1, 3).astype(np.float32), axis=0)
+        if cloth is None
+        else cloth.astype(np.float32)
+    )
     # A pixel of a (possibly motion-blurred) ball is a mix of the ball's colour and the
     # cloth's: it lies on the segment from cloth to ball in colour space. Its position along
     # the segment (``t``: 0 cloth, 1 ball) is the fraction of the exposure the ball covered it;
     # its distance off the segment says it is something else (another ball, a hand).
     u = (colour.astype(np.float32) - ref) * _W
     sep = float(np.linalg.norm(u))
-    d = (lab - ref) * _W
-    t = np.einsum("ijk,k->ij", d, u) / max(sep * sep, 1e-6)
-    off = (d - t[..., None] * u) * _SHADE
-    perp = np.sqrt(np.einsum("ijk,ijk->ij", off, off))
     # A ball much lighter than the cloth (the white, the yellow, the pink) has nothing lighter of
     # its own colour beyond it: its remembered mean may be a darker blend (taken in shade or
     # with cloth at its rim), and in brighter light all of it lies past ``_T_MAX`` (Task3 clip 3:
     # the white under the far cushion's lights at t 1.6-2.0 went unseen for 15 frames).
     t_max = _T_MAX_LIGHT if float(colour[0] - ref[0]) > 20.0 else _T_MAX
-    inside = (t > mix) & (t < t_max) & (perp < 0.3 * sep + 8.0)
     # Lightness is down-weighted above (shading), but a pixel on the wrong side of the cloth's
     # lightness is no part of this ball: a hand or cuff (lighter than the cloth) is not a red or
     # the black (darker), however the chroma mixes. A ball lighter than the cloth (the white, the
@@ -112,10 +112,11 @@ def search(
     # pixel much darker is refused (the test kept just its lit top, half a ball, and a white
     # rolling past was found only every other frame).
     c_l = float(colour[0] - ref[0])
-    if c_l < -20.0:
-        inside &= ref[0] - lab[..., 0] > 0.25 * -c_l
-    elif c_l > 20.0:
-        inside &= lab[..., 0] - ref[0] > -_SHADED * c_l
+    l_mode, l_bound = (-1, 0.25 * -c_l) if c_l < -20.0 else (1, -_SHADED * c_l) if c_l > 20.0 else (0, 0.0)
+    # One compiled pass per pixel (the same float32 arithmetic as the NumPy chain it replaced).
+    inside = colour_mask(
+        lab8, ref, u, _W, _SHADE, max(sep * sep, 1e-6), mix, t_max, 0.3 * sep + 8.0, l_mode, l_bound
+    ).view(np.bool_)
     if region is not None and region.shape == inside.shape:
         inside &= region
     mask = inside.astype(np.uint8)

@@ -1,0 +1,65 @@
+"""The compiled colour-mask kernel against its NumPy specification, bit for bit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.tracking.kernels import colour_mask, colour_mask_reference
+
+_W = np.array([0.5, 1.0, 1.0], np.float32)
+_SHADE = np.array([0.3, 1.0, 1.0], np.float32)
+
+
+def _args(seed: int, l_mode: int, h: int, w: int) -> tuple:
+    rng = np.random.default_rng(seed)
+    cloth = rng.uniform(40, 200, 3).astype(np.float32)
+    ball = rng.uniform(0, 255, 3).astype(np.float32)
+    if l_mode:  # the lightness test is applied to balls darker / lighter than the cloth
+        ball[0] = np.float32(cloth[0] + l_mode * rng.uniform(25, 55))
+    # Pixels scattered near the segment from cloth to ball, so every branch of the test is met.
+    t = rng.uniform(-0.5, 3.5, (h, w, 1))
+    lab = np.clip(cloth + t * (ball - cloth) + rng.normal(0, 12, (h, w, 3)), 0, 255).astype(np.uint8)
+    u = (ball - cloth) * _W
+    sep = float(np.linalg.norm(u))
+    c_l = float(ball[0] - cloth[0])
+    bound = 0.25 * -c_l if l_mode < 0 else -c_l if l_mode > 0 else 0.0
+    mix = float(rng.uniform(0.2, 0.6))
+    return (
+        lab,
+        cloth,
+        u,
+        _W,
+        _SHADE,
+        max(sep * sep, 1e-6),
+        mix,
+        float(rng.choice([1.8, 3.0])),
+        0.3 * sep + 8.0,
+        l_mode,
+        bound,
+    )
+
+
+@pytest.mark.parametrize("l_mode", [-1, 0, 1])
+@pytest.mark.parametrize("shape", [(6, 6), (31, 47), (90, 120)])
+def test_kernel_matches_reference(l_mode: int, shape: tuple[int, int]) -> None:
+    args = _args(hash(shape) % 1000 + l_mode, l_mode, *shape)
+    got = colour_mask(*args)
+    want = colour_mask_reference(*args)
+    assert got.dtype == np.uint8 and got.shape == shape
+    assert np.array_equal(got, want)
+    assert 0 < int(want.sum()) < want.size  # the case exercises both outcomes
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    l_mode=st.sampled_from([-1, 0, 1]),
+    h=st.integers(1, 40),
+    w=st.integers(1, 40),
+)
+def test_kernel_matches_reference_random(seed: int, l_mode: int, h: int, w: int) -> None:
+    args = _args(seed, l_mode, h, w)
+    assert np.array_equal(colour_mask(*args), colour_mask_reference(*args))
