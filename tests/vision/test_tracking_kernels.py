@@ -7,7 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.tracking.kernels import colour_mask, colour_mask_reference
+from vision.tracking.kernels import (
+    channel_medians,
+    channel_medians_reference,
+    colour_mask,
+    colour_mask_reference,
+    label_sums,
+    label_sums_reference,
+)
 
 _W = np.array([0.5, 1.0, 1.0], np.float32)
 _SHADE = np.array([0.3, 1.0, 1.0], np.float32)
@@ -63,3 +70,27 @@ def test_kernel_matches_reference(l_mode: int, shape: tuple[int, int]) -> None:
 def test_kernel_matches_reference_random(seed: int, l_mode: int, h: int, w: int) -> None:
     args = _args(seed, l_mode, h, w)
     assert np.array_equal(colour_mask(*args), colour_mask_reference(*args))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), h=st.integers(1, 40), w=st.integers(1, 40), n=st.integers(1, 6))
+def test_label_sums_match_reference(seed: int, h: int, w: int, n: int) -> None:
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, n, (h, w)).astype(np.int32)
+    dt = rng.uniform(0, 9, (h, w)).astype(np.float32)
+    gots, wants = label_sums(labels, dt), label_sums_reference(labels, dt)
+    for i in range(4):
+        got, want = np.asarray(gots[i]), np.asarray(wants[i])
+        assert got.dtype == want.dtype
+        assert np.array_equal(got, want)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1), h=st.integers(1, 40), w=st.integers(1, 40), step=st.sampled_from([1, 40])
+)
+def test_channel_medians_match_numpy(seed: int, h: int, w: int, step: int) -> None:
+    # Coarse steps make ties and even counts whose two middle values differ.
+    lab = (np.random.default_rng(seed).integers(0, 256, (h, w, 3)) // step * step).astype(np.uint8)
+    assert np.array_equal(channel_medians(lab), channel_medians_reference(lab))
+    assert np.array_equal(channel_medians(lab[::3, ::3]), channel_medians_reference(lab[::3, ::3]))

@@ -118,3 +118,102 @@ def colour_mask_reference(
     elif l_mode > 0:
         inside &= labf[..., 0] - ref[0] > l_bound
     return inside.astype(np.uint8)
+
+
+@njit(cache=True)
+def _label_sums(
+    labels: npt.NDArray[np.int32], dt: npt.NDArray[np.float32], n: int
+) -> tuple[
+    npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float32]
+]:
+    # pragma: no cover - compiled; its Python twin is label_sums_reference
+    area = np.zeros(n, np.float64)
+    sx = np.zeros(n, np.float64)
+    sy = np.zeros(n, np.float64)
+    peak = np.zeros(n, np.float32)
+    h, w = labels.shape
+    for i in range(h):
+        for j in range(w):
+            k = labels[i, j]
+            area[k] += 1.0
+            sx[k] += j
+            sy[k] += i
+            if k > 0 and dt[i, j] > peak[k]:
+                peak[k] = dt[i, j]
+    return area, sx, sy, peak
+
+
+def label_sums(
+    labels: npt.NDArray[np.int32], dt: npt.NDArray[np.float32]
+) -> tuple[
+    npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float32]
+]:
+    """Per label (index 0: background): pixel count, sum of columns, sum of rows, largest ``dt``.
+
+    Sums of integer coordinates are exact in float64 in any order, so they equal the NumPy
+    ``bincount`` sums of :func:`label_sums_reference`; a maximum is exact in any order as well.
+    """
+    n = int(labels.max()) + 1 if labels.size else 1
+    return _label_sums(np.ascontiguousarray(labels, np.int32), np.ascontiguousarray(dt, np.float32), n)
+
+
+def label_sums_reference(
+    labels: npt.NDArray[np.int32], dt: npt.NDArray[np.float32]
+) -> tuple[
+    npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float32]
+]:
+    """The NumPy version of :func:`label_sums` (its test oracle)."""
+    n = int(labels.max()) + 1 if labels.size else 1
+    flat = labels.ravel()
+    h, w = labels.shape
+    area = np.bincount(flat, minlength=n).astype(np.float64)
+    cols = np.tile(np.arange(w, dtype=np.float64), h)
+    rows = np.repeat(np.arange(h, dtype=np.float64), w)
+    sx = np.asarray(np.bincount(flat, weights=cols, minlength=n), np.float64)
+    sy = np.asarray(np.bincount(flat, weights=rows, minlength=n), np.float64)
+    peak = np.zeros(n, np.float32)
+    fg = flat > 0
+    np.maximum.at(peak, flat[fg], dt.ravel()[fg])
+    return area, sx, sy, peak
+
+
+@njit(cache=True)
+def _channel_medians(lab: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    # pragma: no cover - compiled; its Python twin is channel_medians_reference
+    h, w, c = lab.shape
+    hist = np.zeros((c, 256), np.int64)
+    for i in range(h):
+        for j in range(w):
+            for k in range(c):
+                hist[k, lab[i, j, k]] += 1
+    n = h * w
+    out = np.zeros(c, np.float32)
+    for k in range(c):
+        lo = (n - 1) // 2  # the two middle ranks (equal when n is odd)
+        hi = n // 2
+        seen = 0
+        vlo = -1
+        vhi = -1
+        for v in range(256):
+            seen += hist[k, v]
+            if vlo < 0 and seen > lo:
+                vlo = v
+            if seen > hi:
+                vhi = v
+                break
+        out[k] = (np.float32(vlo) + np.float32(vhi)) / np.float32(2.0)
+    return out
+
+
+def channel_medians(lab: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """Per-channel median of an 8-bit image as float32, by a histogram instead of a sort.
+
+    Equal to ``np.median`` of the float32 values: the median is a middle value or the mean of
+    two, and half the sum of two integers under 256 is exact in float32.
+    """
+    return _channel_medians(np.ascontiguousarray(lab))
+
+
+def channel_medians_reference(lab: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """The NumPy version of :func:`channel_medians` (its test oracle)."""
+    return np.asarray(np.median(lab.reshape(-1, lab.shape[-1]).astype(np.float32), axis=0), np.float32)

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.detection.detections import BallDetections
-from vision.tracking.kernels import colour_mask
+from vision.tracking.kernels import channel_medians, colour_mask, label_sums
 
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
@@ -89,11 +89,7 @@ def search(
     ox, oy = roi[0], roi[1]
     lab8 = np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB), np.uint8)
     # The median of a subsample is the cloth as surely as the median of all, at a tenth of the cost.
-    ref = (
-        np.median(lab8[::3, ::3].reshape(-1, 3).astype(np.float32), axis=0)
-        if cloth is None
-        else cloth.astype(np.float32)
-    )
+    ref = channel_medians(lab8[::3, ::3]) if cloth is None else cloth.astype(np.float32)
     # A pixel of a (possibly motion-blurred) ball is a mix of the ball's colour and the
     # cloth's: it lies on the segment from cloth to ball in colour space. Its position along
     # the segment (``t``: 0 cloth, 1 ball) is the fraction of the exposure the ball covered it;
@@ -160,18 +156,10 @@ def _label_stats(
     were a third of the tracker's search); sums of integer coordinates are exact in float64, so
     the means equal ``np.nonzero``'s.
     """
-    n = int(labels.max()) + 1
-    flat = labels.ravel()
-    h, w = labels.shape
-    area = np.bincount(flat, minlength=n).astype(np.float64)
-    cols = np.tile(np.arange(w, dtype=np.float64), h)
-    rows = np.repeat(np.arange(h, dtype=np.float64), w)
+    area, sx, sy, peak = label_sums(labels, dt)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean_x = np.bincount(flat, weights=cols, minlength=n) / area
-        mean_y = np.bincount(flat, weights=rows, minlength=n) / area
-    peak = np.zeros(n, np.float32)
-    fg = flat > 0
-    np.maximum.at(peak, flat[fg], dt.ravel()[fg])
+        mean_x = sx / area
+        mean_y = sy / area
     return area, mean_x, mean_y, peak
 
 
