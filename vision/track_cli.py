@@ -10,6 +10,7 @@ with ``--events``, the input event log inferred from them, line by line as the v
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -26,7 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--max-frames", type=int, default=0, help="stop after this many frames (0: all)")
     parser.add_argument(
-        "--full-every", type=int, default=30, help="frames between whole-table detections (default 30)"
+        "--full-every",
+        type=int,
+        default=None,
+        help="frames between whole-table detections (default: one second of video)",
     )
 
 
@@ -43,7 +47,12 @@ def run(args: argparse.Namespace) -> int:
     source = FrameSource(str(args.video))
     source.open()
     fps = source.fps
-    balls = LiveBalls.create(fps, args.calibration, ScheduleConfig(full_every=args.full_every))
+    # The referee's schedule for this frame rate (LiveBalls.create's default), the interval of
+    # whole-table detections overridden only when asked for.
+    schedule = ScheduleConfig().at_fps(fps)
+    if args.full_every is not None:
+        schedule = dataclasses.replace(schedule, full_every=args.full_every)
+    balls = LiveBalls.create(fps, args.calibration, schedule)
     # The referee's own stages (pocket view included), so both commands infer the same events.
     stages = TrackEvents(balls, lambda names: EventInferer(names, fps=fps, noise_mm=balls.noise_mm))
     bar = _Progress(source.frame_count) if sys.stderr.isatty() else None

@@ -94,7 +94,10 @@ class ScheduleConfig:
     def at_fps(self, fps: float) -> ScheduleConfig:
         """This schedule for video at ``fps``: search intervals kept in seconds and per-frame
         speeds and rates scaled from the 30 fps they were set on (see
-        :meth:`vision.tracking.motion.MotionConfig.at_fps`)."""
+        :meth:`vision.tracking.motion.MotionConfig.at_fps`). Not ``rest_speed``: it tells a ball
+        at rest from the frame-to-frame jitter of its measured centre, which is as large a frame
+        at any rate (halved at 60 fps, resting balls were searched instead of carried, and a
+        rendered 1080p60 roll-up lost its contact)."""
         ratio = fps / REFERENCE_FPS
         k = 1.0 / ratio
         return replace(
@@ -102,7 +105,6 @@ class ScheduleConfig:
             full_every=max(1, round(self.full_every * ratio)) if self.full_every > 0 else 0,
             lost_full=max(1, round(self.lost_full * ratio)),
             lost_every=max(1, round(self.lost_every * ratio)),
-            rest_speed=self.rest_speed * k,
             blur_radii=self.blur_radii * k,
             strike_radii=self.strike_radii * k,
             side_decay=self.side_decay**k,
