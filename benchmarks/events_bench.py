@@ -330,9 +330,19 @@ def report(t: Tally, conditions: str, seconds: float, command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_case(case: Case, rng: np.random.Generator, noise_mm: float, dropout: float, tally: Tally) -> None:
-    """Sample a case as a tracker would, infer its log and score it."""
-    fps = float(rng.choice(FPS_CHOICES))
+def run_case(
+    case: Case,
+    rng: np.random.Generator,
+    noise_mm: float,
+    dropout: float,
+    tally: Tally,
+    fps: float | None = None,
+) -> None:
+    """Sample a case as a tracker would, infer its log and score it; at ``fps`` when given,
+    else at a rate drawn from :data:`FPS_CHOICES` (drawn either way, so a fixed rate sees the
+    same noise and phase stream as the mixed run)."""
+    drawn = float(rng.choice(FPS_CHOICES))
+    fps = drawn if fps is None else fps
     tracks = tracks_from_timeline(
         case.timeline, CameraNoise(fps=fps, noise_mm=noise_mm, dropout=dropout), rng
     )
@@ -357,6 +367,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--noise", type=float, default=1.0, help="position noise (mm)")
     ap.add_argument("--dropout", type=float, default=0.02)
     ap.add_argument("--kind", default=None, help="only cases of this kind (development)")
+    ap.add_argument(
+        "--fps", type=float, default=None, help="sample every case at this rate (default: drawn per case)"
+    )
     ap.add_argument("--no-write", action="store_true", help="print only")
     args = ap.parse_args(argv)
     tally = Tally()
@@ -368,19 +381,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.kind and case.kind != args.kind:
             continue
         before = len(tally.failures)
-        run_case(case, np.random.default_rng([case.seed, 7]), args.noise, args.dropout, tally)
+        run_case(case, np.random.default_rng([case.seed, 7]), args.noise, args.dropout, tally, args.fps)
         if len(tally.failures) > before:
             print("  miss:", ", ".join(tally.failures[before:]), flush=True)
         if tally.cases % 20 == 0:
             print(f"{tally.cases} cases, {tally.shots} strokes, {time.time() - t0:.0f} s", flush=True)
+    rate = (
+        f"{args.fps:g} fps"
+        if args.fps
+        else f"{'/'.join(f'{f:.0f}' for f in FPS_CHOICES)} fps (drawn per case)"
+    )
     conditions = (
-        f"{'/'.join(f'{f:.0f}' for f in FPS_CHOICES)} fps (drawn per case), {args.noise} mm Gaussian noise "
+        f"{rate}, {args.noise} mm Gaussian noise "
         f"per coordinate, {args.dropout:.0%} of samples dropped (predicted)"
     )
     cmd = "python -m benchmarks.events_bench" + (f" --strokes {args.strokes}" if args.strokes != 200 else "")
+    cmd += f" --fps {args.fps:g}" if args.fps else ""
     md = report(tally, conditions, time.time() - t0, cmd)
     print(md)
-    if not args.no_write and args.seed == SEED0 and not args.kind:
+    if not args.no_write and args.seed == SEED0 and not args.kind and not args.fps:
         update_section("events", md)
     return 0
 
