@@ -12,6 +12,8 @@ from vision.tracking.kernels import (
     channel_medians_reference,
     colour_mask,
     colour_mask_reference,
+    disc_mean,
+    disc_mean_reference,
     label_sums,
     label_sums_reference,
 )
@@ -94,3 +96,31 @@ def test_channel_medians_match_numpy(seed: int, h: int, w: int, step: int) -> No
     lab = (np.random.default_rng(seed).integers(0, 256, (h, w, 3)) // step * step).astype(np.uint8)
     assert np.array_equal(channel_medians(lab), channel_medians_reference(lab))
     assert np.array_equal(channel_medians(lab[::3, ::3]), channel_medians_reference(lab[::3, ::3]))
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    h=st.integers(1, 30),
+    w=st.integers(1, 30),
+    radius=st.floats(0.5, 16.0),
+    step=st.sampled_from([1, 50]),
+)
+def test_disc_mean_matches_reference(seed: int, h: int, w: int, radius: float, step: int) -> None:
+    rng = np.random.default_rng(seed)
+    patch = (rng.integers(0, 256, (h, w, 3)) // step * step).astype(np.uint8)
+    x0, y0 = (int(c) for c in rng.integers(0, 900, 2))
+    u, v = x0 + rng.uniform(-3, w + 3), y0 + rng.uniform(-3, h + 3)
+    got = disc_mean(patch, x0, y0, u, v, radius, 0.8)
+    assert np.array_equal(got, disc_mean_reference(patch, x0, y0, u, v, radius, 0.8), equal_nan=True)
+
+
+@pytest.mark.parametrize("q", [0.8, 1.0 - 0.2, 0.5, 0.0, 1.0])
+def test_disc_mean_quantile_bound_every_count(q: float) -> None:
+    # The quantile's virtual index (n - 1) * q lands near an integer for some counts n; the
+    # kernel must round it as NumPy does for every count a disc can have.
+    rng = np.random.default_rng(3)
+    for n in range(1, 700):
+        row = (rng.integers(0, 6, (1, n, 3)) * 40).astype(np.uint8)
+        got = disc_mean(row, 0, 0, n / 2.0, 0.0, float(n), q)
+        assert np.array_equal(got, disc_mean_reference(row, 0, 0, n / 2.0, 0.0, float(n), q)), n

@@ -13,6 +13,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.tracking.kernels import disc_mean
+
 FloatArray = npt.NDArray[np.float64]
 
 #: Fraction of the radius sampled (the rim is shadow and cloth).
@@ -33,12 +35,6 @@ def disc_appearance(image: npt.NDArray[np.uint8], pixel: FloatArray, radius: Flo
         y0, y1 = int(max(0, np.floor(v - r))), int(min(h, np.ceil(v + r) + 1))
         if x1 <= x0 or y1 <= y0:
             continue
-        patch = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float64)
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        inside = ((xx - u) ** 2 + (yy - v) ** 2 <= r * r).reshape(-1)
-        px = patch[inside]
-        if len(px) == 0:
-            continue
-        keep = px[:, 0] <= np.quantile(px[:, 0], 1.0 - _HIGHLIGHT)
-        out[i] = px[keep].mean(axis=0) if np.any(keep) else px.mean(axis=0)
+        patch = np.asarray(cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2LAB), np.uint8)
+        out[i] = disc_mean(patch, x0, y0, float(u), float(v), r, 1.0 - _HIGHLIGHT)
     return out

@@ -217,3 +217,80 @@ def channel_medians(lab: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
 def channel_medians_reference(lab: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     """The NumPy version of :func:`channel_medians` (its test oracle)."""
     return np.asarray(np.median(lab.reshape(-1, lab.shape[-1]).astype(np.float32), axis=0), np.float32)
+
+
+@njit(cache=True)
+def _disc_mean(
+    patch: npt.NDArray[np.uint8], x0: int, y0: int, u: float, v: float, r: float, q: float
+) -> npt.NDArray[np.float64]:  # pragma: no cover - compiled; its Python twin is disc_mean_reference
+    hh, ww = patch.shape[0], patch.shape[1]
+    out = np.full(3, np.nan)
+    inside = np.zeros((hh, ww), np.bool_)
+    m = 0
+    for i in range(hh):
+        dy = float(y0 + i) - v
+        for j in range(ww):
+            dx = float(x0 + j) - u
+            if dx * dx + dy * dy <= r * r:
+                inside[i, j] = True
+                m += 1
+    if m == 0:
+        return out
+    light = np.empty(m, np.float64)
+    k = 0
+    for i in range(hh):
+        for j in range(ww):
+            if inside[i, j]:
+                light[k] = float(patch[i, j, 0])
+                k += 1
+    light.sort()
+    # np.quantile's 'linear' method, step for step (the same float64 operations, so the same bound).
+    virtual = (m - 1) * q
+    if virtual >= m - 1:
+        bound = light[m - 1]
+    else:
+        prev = int(np.floor(virtual))
+        a = light[prev]
+        b = light[prev + 1]
+        gamma = virtual - prev
+        diff = b - a
+        bound = b - diff * (1 - gamma) if gamma >= 0.5 else a + diff * gamma
+    s = np.zeros(3, np.float64)
+    c = 0
+    for i in range(hh):
+        for j in range(ww):
+            if inside[i, j] and float(patch[i, j, 0]) <= bound:
+                for ch in range(3):
+                    s[ch] += float(patch[i, j, ch])
+                c += 1
+    for ch in range(3):
+        out[ch] = s[ch] / c
+    return out
+
+
+def disc_mean(
+    patch: npt.NDArray[np.uint8], x0: int, y0: int, u: float, v: float, r: float, q: float
+) -> npt.NDArray[np.float64]:
+    """Mean of the pixels of ``patch`` (8-bit Lab, top-left pixel ``(x0, y0)``) within ``r`` of
+    ``(u, v)`` whose lightness is at most its ``q`` quantile (NaN where none is within ``r``).
+
+    Equal to :func:`disc_mean_reference`: the quantile is NumPy's linear one computed by the same
+    float64 steps, and sums of integers under 256 are exact in any order.
+    """
+    return _disc_mean(np.ascontiguousarray(patch), int(x0), int(y0), float(u), float(v), float(r), float(q))
+
+
+def disc_mean_reference(
+    patch: npt.NDArray[np.uint8], x0: int, y0: int, u: float, v: float, r: float, q: float
+) -> npt.NDArray[np.float64]:
+    """The NumPy version of :func:`disc_mean` (its test oracle; the former body of
+    :func:`vision.tracking.appearance.disc_appearance`)."""
+    hh, ww = patch.shape[:2]
+    px_all = patch.reshape(-1, 3).astype(np.float64)
+    yy, xx = np.mgrid[y0 : y0 + hh, x0 : x0 + ww]
+    inside = ((xx - u) ** 2 + (yy - v) ** 2 <= r * r).reshape(-1)
+    px = px_all[inside]
+    if len(px) == 0:
+        return np.full(3, np.nan)
+    keep = px[:, 0] <= np.quantile(px[:, 0], q)
+    return np.asarray(px[keep].mean(axis=0) if np.any(keep) else px.mean(axis=0), np.float64)
