@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -523,6 +524,69 @@ def _kept(new: dict[str, FloatArray], old: dict[str, FloatArray]) -> dict[str, F
     return out
 
 
+_NO_FIT = "the cloth outline found does not fit a table"
+_NO_END = (
+    "cannot tell which end is baulk: no baulk-line or D found on the cloth, and no colours on their spots"
+)
+_Settled = tuple[CameraFit, dict[str, FloatArray], list[Patch], list[tuple[float, float]], tuple[bool, float]]
+
+
+def _axis_fit(
+    image: UInt8Array, cloth: Cloth, size: tuple[int, int], hom: Homography, wide: FloatArray
+) -> tuple[CameraFit, dict[str, FloatArray]] | None:
+    """Step 1 for one table-axis hypothesis: a straight-lens camera from the cushion edges
+    found around the outline's homography, with those edge points; None when it does not fit."""
+    obs = _cushion_only(_noses(image, cloth, homography_projector(hom), wide, 80.0, None))
+    try:
+        fit = fit_camera(obs, size, initial_params(hom.matrix, size), distortion=False, iterations=8)
+    except BaulklineError:
+        return None
+    return fit, obs.cushion
+
+
+def _axis_cost(fit: CameraFit) -> float:
+    return fit.residual_mm / max(fit.inlier_fraction, 1e-3)
+
+
+def _axes(
+    image: UInt8Array,
+    cloth: Cloth,
+    size: tuple[int, int],
+    homs: list[Homography],
+    clear: bool,
+    wide: FloatArray,
+) -> Iterator[tuple[CameraFit, dict[str, FloatArray]]]:
+    """The table-axis hypotheses in order of belief, fitted only when asked for: with a ``clear``
+    consistency winner (first of ``homs``) the other axis is fitted only if the winner's ends
+    cannot be told; otherwise both are fitted and the better cushion fit comes first."""
+    if clear:
+        for hom in homs:
+            if (ax := _axis_fit(image, cloth, size, hom, wide)) is not None:
+                yield ax
+        return
+    both = [ax for hom in homs if (ax := _axis_fit(image, cloth, size, hom, wide)) is not None]
+    yield from sorted(both, key=lambda ax: _axis_cost(ax[0]))
+
+
+def _settle_end(
+    image: UInt8Array, cloth: Cloth, size: tuple[int, int], fit: CameraFit, first: dict[str, FloatArray]
+) -> _Settled | None:
+    """Steps 2-3 for one table-axis hypothesis: the cushion-only camera closer in, and which end
+    is baulk; None when the end cannot be told on it."""
+    # 2. The cushions alone, closer in: a camera that never saw the baulk-line or D.
+    cushion = _kept(_noses(image, cloth, _projector(fit), NARROW, 60.0, fit.centre), first)
+    fit = fit_camera(_cushion_only(cushion), size, fit.params, distortion=False, iterations=12)
+    # 3. Which end is baulk: the end where the baulk-line and D show, checked against the colours
+    # on their spots (never image position).
+    project = _projector(fit)
+    ends = [end_patch(image, project, flip, coarse=True) for flip in (False, True)]
+    scores = [marking_score(p) for p in ends]
+    choice = choose_end(scores[0][0], scores[1][0], spot_votes(image, project))
+    if choice is None:
+        return None
+    return fit, cushion, ends, scores, choice
+
+
 def _calibrate(image: UInt8Array) -> Calibration:
     if image.ndim != 3 or image.shape[2] != 3:
         raise BaulklineError(f"expected a colour (H, W, 3) image, got shape {image.shape}")
@@ -542,40 +606,24 @@ def _calibrate(image: UInt8Array) -> Calibration:
     incons = [_inconsistency(h.matrix, size) for h in homs]
     order = np.argsort(incons)
     clear = incons[order[1]] > 3.0 * max(incons[order[0]], 1e-3)
-    fits: list[CameraFit] = []
-    firsts: list[dict[str, FloatArray]] = []
-    for k in order[:1] if clear else order:
-        hom = homs[int(k)]
-        obs = _cushion_only(_noses(image, cloth, homography_projector(hom), wide, 80.0, None))
-        try:
-            fits.append(
-                fit_camera(obs, size, initial_params(hom.matrix, size), distortion=False, iterations=8)
-            )
-        except BaulklineError:
-            continue
-        firsts.append(obs.cushion)
-    if not fits:
-        raise BaulklineError("the cloth outline found does not fit a table")
-    best = min(range(len(fits)), key=lambda i: fits[i].residual_mm / max(fits[i].inlier_fraction, 1e-3))
-    fit, first = fits[best], firsts[best]
-    # 2. The cushions alone, closer in: a camera that never saw the baulk-line or D.
-    cushion = _kept(_noses(image, cloth, _projector(fit), NARROW, 60.0, fit.centre), first)
-    fit = fit_camera(_cushion_only(cushion), size, fit.params, distortion=False, iterations=12)
-    # 3. Which end is baulk: the end where the baulk-line and D show, checked against the colours
-    # on their spots (never image position).
-    project = _projector(fit)
-    ends = [end_patch(image, project, flip, coarse=True) for flip in (False, True)]
-    scores = [marking_score(p) for p in ends]
-    choice = choose_end(scores[0][0], scores[1][0], spot_votes(image, project))
-    if choice is None:
-        raise BaulklineError(
-            "cannot tell which end is baulk: no baulk-line or D found on the cloth, "
-            "and no colours on their spots"
-        )
+    # A wrong axis still fits four cushion lines, so the consistency test can pick it where a bent
+    # lens and a steep tilt blur the difference; then the baulk-line, D and spots are looked for
+    # in the wrong places and the end cannot be told. The other axis is then fitted and asked the
+    # same question: the ends must still be told by markings or colours, never guessed.
+    axes = _axes(image, cloth, size, [homs[int(k)] for k in order], clear, wide)
+    settled, fitted = None, False
+    for axis_fit, first in axes:
+        fitted = True
+        settled = _settle_end(image, cloth, size, axis_fit, first)
+        if settled is not None:
+            break
+    if settled is None:
+        raise BaulklineError(_NO_END if fitted else _NO_FIT)
+    fit, cushion, ends, scores, choice = settled
     flip, contrast = choice
     patch = ends[int(flip)]
     score, shift = scores[int(flip)]
-    line, arc = _marks(patch, project, score, shift)
+    line, arc = _marks(patch, _projector(fit), score, shift)
     if patch.flip:
         fit = _flip(fit)
         cushion = {_OPPOSITE[side]: pts for side, pts in cushion.items()}
