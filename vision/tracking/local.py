@@ -175,10 +175,10 @@ def _ball_labels(
     nearest peak. A blurred streak's peak is shallow (under ``_DEEP`` radii) and is never split.
     """
     n, labels = cv2.connectedComponents(core, connectivity=8)
-    k = 2 * max(1, round(0.8 * radius)) + 1
-    top = cv2.dilate(dt, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    peaks = (dt >= top - 1e-3) & (dt >= _DEEP * radius) & (core > 0)
     out = labels.astype(np.int32)
+    peaks = _peaks(core, dt, radius)
+    if peaks is None:
+        return out
     # Peak plateaus labelled once for the whole window: each lies inside one core blob (peaks are
     # core pixels, and 8-connected peak pixels share their blob), and raster order numbers a
     # blob's plateaus as labelling that blob alone would. Only blobs with two or more are visited.
@@ -215,6 +215,31 @@ def _ball_labels(
             out[part[:, 0], part[:, 1]] = nxt
             nxt += 1
     return out
+
+
+def _peaks(
+    core: npt.NDArray[np.uint8], dt: npt.NDArray[np.float32], radius: float
+) -> npt.NDArray[np.bool_] | None:
+    """Core pixels at least ``_DEEP`` radii deep that are their neighbourhood's maximum of ``dt``
+    (None where fewer than two pixels are that deep: no blob can then hold two peaks).
+
+    The local maximum is needed only at deep pixels, so only their bounding box, widened by the
+    kernel's reach, is dilated (the window's own border stays the border, so every deep pixel's
+    value is the whole window's dilation's).
+    """
+    deep = (dt >= _DEEP * radius) & (core > 0)
+    if int(np.count_nonzero(deep)) < 2:
+        return None
+    k = 2 * max(1, round(0.8 * radius)) + 1
+    ys, xs = np.nonzero(deep)
+    m = k // 2
+    by0, by1 = max(0, int(ys.min()) - m), min(dt.shape[0], int(ys.max()) + m + 1)
+    bx0, bx1 = max(0, int(xs.min()) - m), min(dt.shape[1], int(xs.max()) + m + 1)
+    box = dt[by0:by1, bx0:bx1]
+    top = cv2.dilate(box, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    peaks = np.zeros(dt.shape, np.bool_)
+    peaks[by0:by1, bx0:bx1] = (box >= top - 1e-3) & deep[by0:by1, bx0:bx1]
+    return peaks
 
 
 def _add_shallow(
