@@ -499,6 +499,7 @@ class Tracker:
         :func:`step`)."""
         det = detections if detections is not None else BallDetections.empty()
         app = appearance if detections is not None else None
+        xy = None
         if self.to_table is not None and len(det):
             # A pocket hole or the rail is no ball on the bed (see :mod:`vision.tracking.bed`).
             xy = self._table(det.pixel)
@@ -508,13 +509,13 @@ class Tracker:
                 hole[hole] = ~self._arriving(det.pixel[hole])
             keep = ~off_bed(xy, self.config.bed_tol) & ~hole
             if not np.all(keep):
-                det = det[keep]
+                det, xy = det[keep], xy[keep]
                 app = app[keep] if app is not None else None
         reentry = None
         off = self.state.state == TrackState.ABSENT
-        if self.to_table is not None and len(det) and np.any(off):
+        if xy is not None and len(det) and np.any(off):
             last = self._table(np.where(off[:, None], self.state.pos, np.nan))
-            reentry = reentry_allowed(self.state.colour, last, self._table(det.pixel))
+            reentry = reentry_allowed(self.state.colour, last, xy)
         self.state = step(self.state, det, app, self.config, self.pockets, self.cushions, hidden, reentry)
         self.state = self._leave_bed(self.state)
         px = np.where((self.state.state == TrackState.ABSENT)[:, None], np.nan, self.state.pos)
