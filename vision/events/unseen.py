@@ -14,6 +14,10 @@ from vision.events.analysis import Analysis, Candidate, white_first
 from vision.events.contacts import within_reach
 from vision.events.kinematics import Motion, contact_time_balls, departure_time
 
+#: How long either side of a ball's measured departure a ball measured beside it counts as the
+#: one that set it moving (s): three frames at 30 fps.
+BESIDE_S = 0.1
+
 
 def unseen_hits(an: Analysis) -> list[Collision]:
     """Contacts whose striking ball the tracker did not see: a ball at rest set clearly
@@ -49,7 +53,10 @@ def unseen_hits(an: Analysis) -> list[Collision]:
             if i == j or np.isnan(sf.start[i, 0]) or not an.breaks[i]:
                 continue  # the striker must itself have been moving (struck or hit)
             ti, pi = an.samples(i, 0, len(sf.times) - 1)
-            near = np.abs(ti - t_d) <= cfg.dt
+            # Beside it at its departure, give or take the time a merging blob takes: a ball's
+            # measured centre is pulled towards one rolling up to it a few frames before the
+            # contact (a blue 'left' 50 ms early with the white still 134 mm away at 60 fps).
+            near = np.abs(ti - t_d) <= max(cfg.dt, BESIDE_S)
             gap = float(np.min(np.hypot(*(pi[near] - sf.start[j]).T))) if near.any() else math.inf
             if gap <= 4.0 * cfg.radius:
                 # Measured beside it then: an ordinary contact, tested already; kept in case
