@@ -26,6 +26,12 @@ FloatArray = npt.NDArray[np.float64]
 REFERENCE_FPS = 30.0
 
 
+def frames_at(frames: int, fps: float) -> int:
+    """A count of frames set at :data:`REFERENCE_FPS`, as many at ``fps`` for the same time (at
+    least one)."""
+    return max(1, round(frames * (fps / REFERENCE_FPS)))
+
+
 @dataclass(frozen=True)
 class MotionConfig:
     """Gains and gate sizes, in pixels and frames, relative to the ball radius where possible.

@@ -35,7 +35,7 @@ from scipy.optimize import linear_sum_assignment
 from calibration.table import Colour
 from vision.detection.detections import COLOURS, UNKNOWN, BallDetections
 from vision.tracking.bed import DEFAULT_TOL, in_fall, off_bed
-from vision.tracking.motion import REFERENCE_FPS, MotionConfig, correct, gate_distance, predict
+from vision.tracking.motion import REFERENCE_FPS, MotionConfig, correct, frames_at, gate_distance, predict
 from vision.tracking.physics import Cushions, contacts, reflect
 from vision.tracking.reentry import reentry_allowed
 from vision.tracks import Tracks, TrackState
@@ -98,9 +98,9 @@ class TrackerConfig:
             appearance_rate=self.appearance_rate
             if ratio == 1.0
             else 1.0 - (1.0 - self.appearance_rate) ** (1.0 / ratio),
-            reacquire_after=max(1, round(self.reacquire_after * ratio)),
-            reacquire_look_after=max(1, round(self.reacquire_look_after * ratio)),
-            absent_after=max(1, round(self.absent_after * ratio)),
+            reacquire_after=frames_at(self.reacquire_after, fps),
+            reacquire_look_after=frames_at(self.reacquire_look_after, fps),
+            absent_after=frames_at(self.absent_after, fps),
         )
 
 

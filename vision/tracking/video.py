@@ -20,7 +20,7 @@ from calibration.table import Colour
 from vision.detection.detections import UNKNOWN, BallDetections, BallDetector
 from vision.tracking.appearance import disc_appearance
 from vision.tracking.local import search
-from vision.tracking.motion import REFERENCE_FPS
+from vision.tracking.motion import REFERENCE_FPS, frames_at
 from vision.tracking.physics import Cushions
 from vision.tracking.tracker import Tracker, TrackerState
 from vision.tracks import TrackState
@@ -102,9 +102,9 @@ class ScheduleConfig:
         k = 1.0 / ratio
         return replace(
             self,
-            full_every=max(1, round(self.full_every * ratio)) if self.full_every > 0 else 0,
-            lost_full=max(1, round(self.lost_full * ratio)),
-            lost_every=max(1, round(self.lost_every * ratio)),
+            full_every=frames_at(self.full_every, fps) if self.full_every > 0 else 0,
+            lost_full=frames_at(self.lost_full, fps),
+            lost_every=frames_at(self.lost_every, fps),
             blur_radii=self.blur_radii * k,
             strike_radii=self.strike_radii * k,
             side_decay=self.side_decay**k,
