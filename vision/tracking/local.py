@@ -265,13 +265,6 @@ def _add_shallow(
 _DEEP = 0.6
 
 
-def _wdist(lab: npt.NDArray[np.float32], ref: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """Weighted Lab distance of every pixel to ``ref``."""
-    d = lab - ref
-    d *= _W
-    return np.sqrt(np.einsum("ijk,ijk->ij", d, d))
-
-
 #: Largest position along the cloth-to-ball colour segment that is still the ball: a pixel
 #: "beyond" the ball's mean colour is its lit side (the mean is taken without the highlight).
 _T_MAX = 1.8
