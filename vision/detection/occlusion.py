@@ -41,6 +41,10 @@ SHADE_CHROMA = 0.5
 #: Opening diameter, in radii, that cuts a ball from a cue, a finger or a strip of shade it
 #: touches: each is thinner than this, a ball is wider.
 CUT_DIAMETER = 1.0
+#: The openings tried in turn: a cue's butt end is as thick as a ball's radius (29 mm against
+#: 26), and the mask's closing widens it, so the narrow opening leaves it joined to the ball it
+#: lies against; the wider one cuts it off and still keeps the ball's whole disc.
+CUT_DIAMETERS = (CUT_DIAMETER, 1.5)
 #: A cut-out piece is one ball when its area is within these multiples of a lone ball's...
 PIECE_AREA = (0.6, 1.6)
 #: ... or from BRIGHT_PIECE_AREA when cut by brightness (its shaded side goes with the shadow).
@@ -86,19 +90,22 @@ def stand_out(
 
 def _pieces(blob: BoolArray, r: float, prior: ClusterPrior, least: float) -> list[tuple[float, float]]:
     """Centres of the ball-like pieces the opening cuts from ``blob`` (its own pixels)."""
-    d = max(3, round(CUT_DIAMETER * r) | 1)
-    se = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
-    opened = cv2.morphologyEx(blob.astype(np.uint8), cv2.MORPH_OPEN, se)
-    n, _, stats, cents = cv2.connectedComponentsWithStats(opened, connectivity=8)
     a1 = prior.single * math.pi * r * r
     out: list[tuple[float, float]] = []
-    for k in range(1, n):
-        _, _, w, h, area = (int(v) for v in stats[k])
-        if not least * a1 <= area <= PIECE_AREA[1] * a1:
-            continue
-        if max(w, h) > 1.5 * min(w, h) or area < PIECE_FILL * w * h:
-            continue
-        out.append((float(cents[k][0]), float(cents[k][1])))
+    for diameter in CUT_DIAMETERS:
+        d = max(3, round(diameter * r) | 1)
+        se = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
+        opened = cv2.morphologyEx(blob.astype(np.uint8), cv2.MORPH_OPEN, se)
+        n, _, stats, cents = cv2.connectedComponentsWithStats(opened, connectivity=8)
+        for k in range(1, n):
+            _, _, w, h, area = (int(v) for v in stats[k])
+            if not least * a1 <= area <= PIECE_AREA[1] * a1:
+                continue
+            if max(w, h) > 1.5 * min(w, h) or area < PIECE_FILL * w * h:
+                continue
+            u, v = float(cents[k][0]), float(cents[k][1])
+            if all((u - a) ** 2 + (v - b) ** 2 > r * r for a, b in out):
+                out.append((u, v))
     return out
 
 
