@@ -1,4 +1,4 @@
-"""The compiled colour-mask kernel against its NumPy specification, bit for bit."""
+"""The compiled kernels of the tracker's search against their NumPy specifications, bit for bit."""
 
 from __future__ import annotations
 
@@ -16,6 +16,12 @@ from vision.tracking.kernels import (
     disc_mean_reference,
     label_sums,
     label_sums_reference,
+    mask_box,
+    mask_box_reference,
+    plateau_sums,
+    plateau_sums_reference,
+    split_nearest,
+    split_nearest_reference,
 )
 
 _W = np.array([0.5, 1.0, 1.0], np.float32)
@@ -124,3 +130,52 @@ def test_disc_mean_quantile_bound_every_count(q: float) -> None:
         row = (rng.integers(0, 6, (1, n, 3)) * 40).astype(np.uint8)
         got = disc_mean(row, 0, 0, n / 2.0, 0.0, float(n), q)
         assert np.array_equal(got, disc_mean_reference(row, 0, 0, n / 2.0, 0.0, float(n), q)), n
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    h=st.integers(1, 40),
+    w=st.integers(1, 40),
+    p=st.sampled_from([0.0, 0.02, 0.5]),
+)
+def test_mask_box_matches_reference(seed: int, h: int, w: int, p: float) -> None:
+    mask = np.random.default_rng(seed).random((h, w)) < p
+    assert mask_box(mask) == mask_box_reference(mask)
+
+
+def _blobs(seed: int, h: int, w: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Random blob labels and plateaus inside them (each plateau within one blob)."""
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, 4, (h, w)).astype(np.int32)
+    plab = np.where(labels > 0, rng.integers(0, 6, (h, w)), 0)
+    # A plateau lies in one blob: its number is made unique per (blob, plateau) pair.
+    pid = np.where(plab > 0, labels * 6 + plab, 0)
+    _, plab = np.unique(pid, return_inverse=True)
+    plab = plab.reshape(h, w).astype(np.int32)
+    return labels, plab, int(plab.max()) + 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), h=st.integers(1, 30), w=st.integers(1, 30))
+def test_plateau_sums_match_reference(seed: int, h: int, w: int) -> None:
+    labels, plab, pn = _blobs(seed, h, w)
+    for got, want in zip(
+        plateau_sums(plab, labels, pn), plateau_sums_reference(plab, labels, pn), strict=True
+    ):
+        assert got.dtype == want.dtype
+        assert np.array_equal(got, want)
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), h=st.integers(1, 30), w=st.integers(1, 30), k=st.integers(2, 4))
+def test_split_nearest_matches_reference(seed: int, h: int, w: int, k: int) -> None:
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, 3, (h, w)).astype(np.int32)
+    labels[0, 0] = 1  # the blob split has a pixel
+    # Peaks on half-pixel steps: many pixels lie at equal distances from two (ties go to the first).
+    keep = rng.integers(0, 2 * max(h, w), (k, 2)) / 2.0
+    got, want = labels.copy(), labels.copy()
+    split_nearest(labels, got, 1, keep, 7)
+    split_nearest_reference(labels, want, 1, keep, 7)
+    assert np.array_equal(got, want)

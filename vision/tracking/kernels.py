@@ -294,3 +294,149 @@ def disc_mean_reference(
         return np.full(3, np.nan)
     keep = px[:, 0] <= np.quantile(px[:, 0], q)
     return np.asarray(px[keep].mean(axis=0) if np.any(keep) else px.mean(axis=0), np.float64)
+
+
+@njit(cache=True)
+def _mask_box(mask: npt.NDArray[np.bool_]) -> tuple[int, int, int, int, int]:
+    # pragma: no cover - compiled; its Python twin is mask_box_reference
+    h, w = mask.shape
+    n, y0, y1, x0, x1 = 0, h, -1, w, -1
+    for i in range(h):
+        for j in range(w):
+            if mask[i, j]:
+                n += 1
+                y0 = min(y0, i)
+                y1 = max(y1, i)
+                x0 = min(x0, j)
+                x1 = max(x1, j)
+    return n, y0, y1, x0, x1
+
+
+def mask_box(mask: npt.NDArray[np.bool_]) -> tuple[int, int, int, int, int]:
+    """Count of set pixels and their bounding box ``(n, y_min, y_max, x_min, x_max)`` (inclusive).
+
+    One pass instead of ``np.nonzero`` (two index arrays as long as the count) and four
+    reductions; with no pixel set the box is ``(h, -1, w, -1)``.
+    """
+    return _mask_box(np.ascontiguousarray(mask, np.bool_))
+
+
+def mask_box_reference(mask: npt.NDArray[np.bool_]) -> tuple[int, int, int, int, int]:
+    """The NumPy version of :func:`mask_box` (its test oracle)."""
+    ys, xs = np.nonzero(mask)
+    if not len(ys):
+        return 0, mask.shape[0], -1, mask.shape[1], -1
+    return len(ys), int(ys.min()), int(ys.max()), int(xs.min()), int(xs.max())
+
+
+@njit(cache=True)
+def _plateau_sums(
+    plab: npt.NDArray[np.int32], labels: npt.NDArray[np.int32], pn: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    # pragma: no cover - compiled; its Python twin is plateau_sums_reference
+    owner = np.zeros(pn, np.int64)
+    area = np.zeros(pn, np.int64)
+    srow = np.zeros(pn, np.float64)
+    scol = np.zeros(pn, np.float64)
+    h, w = plab.shape
+    for i in range(h):
+        for j in range(w):
+            p = plab[i, j]
+            if p > 0:
+                owner[p] = labels[i, j]
+                area[p] += 1
+                srow[p] += i
+                scol[p] += j
+    return owner, area, srow, scol
+
+
+def plateau_sums(
+    plab: npt.NDArray[np.int32], labels: npt.NDArray[np.int32], pn: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Per plateau of ``plab`` (``pn`` labels, 0: none): the ``labels`` value at its pixels (its
+    blob: a plateau lies inside one blob), pixel count, sum of rows, sum of columns.
+
+    Equal to :func:`plateau_sums_reference`: sums of integer coordinates are exact in float64 in
+    any order, and every pixel of a plateau names the same blob.
+    """
+    return _plateau_sums(np.ascontiguousarray(plab, np.int32), np.ascontiguousarray(labels, np.int32), pn)
+
+
+def plateau_sums_reference(
+    plab: npt.NDArray[np.int32], labels: npt.NDArray[np.int32], pn: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The NumPy version of :func:`plateau_sums` (its test oracle)."""
+    ys, xs = np.nonzero(plab)
+    pid = plab[ys, xs]
+    owner = np.zeros(pn, np.int64)
+    owner[pid] = labels[ys, xs]
+    area = np.bincount(pid, minlength=pn).astype(np.int64)
+    area[0] = 0
+    srow = np.bincount(pid, weights=ys.astype(np.float64), minlength=pn).astype(np.float64)
+    scol = np.bincount(pid, weights=xs.astype(np.float64), minlength=pn).astype(np.float64)
+    srow[0] = scol[0] = 0.0
+    return owner, area, srow, scol
+
+
+@njit(cache=True)
+def _split_nearest(
+    labels: npt.NDArray[np.int32],
+    out: npt.NDArray[np.int32],
+    blob: int,
+    keep: npt.NDArray[np.float64],
+    first: int,
+) -> None:  # pragma: no cover - compiled; its Python twin is split_nearest_reference
+    h, w = labels.shape
+    k = keep.shape[0]
+    for i in range(h):
+        for j in range(w):
+            if labels[i, j] != blob:
+                continue
+            best = 0
+            best_d = np.inf
+            for q in range(k):
+                dy = float(i) - keep[q, 0]
+                dx = float(j) - keep[q, 1]
+                d = np.sqrt(dy * dy + dx * dx)
+                if d < best_d:
+                    best_d = d
+                    best = q
+            if best > 0:
+                out[i, j] = first + best - 1
+
+
+def split_nearest(
+    labels: npt.NDArray[np.int32],
+    out: npt.NDArray[np.int32],
+    blob: int,
+    keep: npt.NDArray[np.float64],
+    first: int,
+) -> None:
+    """Give each pixel of blob ``blob`` (in ``labels``) to its nearest peak of ``keep`` (``(k, 2)``
+    rows and columns): in ``out``, pixels of peak ``j >= 1`` become label ``first + j - 1`` and those
+    of peak 0 keep theirs. Ties go to the lower peak, distances are ``sqrt(dy*dy + dx*dx)`` in
+    float64, as in :func:`split_nearest_reference` (``np.argmin`` of ``np.linalg.norm``)."""
+    assert out.flags.c_contiguous and out.dtype == np.int32 and out.shape == labels.shape
+    _split_nearest(
+        np.ascontiguousarray(labels, np.int32),
+        out,
+        int(blob),
+        np.ascontiguousarray(keep, np.float64),
+        int(first),
+    )
+
+
+def split_nearest_reference(
+    labels: npt.NDArray[np.int32],
+    out: npt.NDArray[np.int32],
+    blob: int,
+    keep: npt.NDArray[np.float64],
+    first: int,
+) -> None:
+    """The NumPy version of :func:`split_nearest` (its test oracle; the former loop body of
+    :func:`vision.tracking.local._ball_labels`)."""
+    pts = np.argwhere(labels == blob)
+    near = np.argmin(np.linalg.norm(pts[:, None, :] - np.asarray(keep)[None, :, :], axis=2), axis=1)
+    for j in range(1, len(keep)):
+        part = pts[near == j]
+        out[part[:, 0], part[:, 1]] = first + j - 1

@@ -18,7 +18,14 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.detection.detections import BallDetections
-from vision.tracking.kernels import channel_medians, colour_mask, label_sums
+from vision.tracking.kernels import (
+    channel_medians,
+    colour_mask,
+    label_sums,
+    mask_box,
+    plateau_sums,
+    split_nearest,
+)
 
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
@@ -175,29 +182,30 @@ def _ball_labels(
     nearest peak. A blurred streak's peak is shallow (under ``_DEEP`` radii) and is never split.
     """
     n, labels = cv2.connectedComponents(core, connectivity=8)
-    out = labels.astype(np.int32)
-    peaks = _peaks(core, dt, radius)
-    if peaks is None:
+    out = np.asarray(labels, np.int32)
+    found = _peaks(core, dt, radius)
+    if found is None:
         return out
+    peaks, (by0, by1, bx0, bx1) = found
     # Peak plateaus labelled once for the whole window: each lies inside one core blob (peaks are
     # core pixels, and 8-connected peak pixels share their blob), and raster order numbers a
     # blob's plateaus as labelling that blob alone would. Only blobs with two or more are visited.
-    pn, plab = cv2.connectedComponents(peaks.astype(np.uint8), connectivity=8)
+    pn, plab = cv2.connectedComponents(peaks.view(np.uint8), connectivity=8)
     if pn <= 2:
         return out
-    ys, xs = np.nonzero(plab)
-    pid = plab[ys, xs]
-    owner = np.zeros(pn, np.int64)
-    owner[pid] = labels[ys, xs]  # any pixel of a plateau names its blob
+    # Every plateau lies in the peaks' box: its sums are taken there (one compiled pass).
+    plateaus: npt.NDArray[np.int32] = np.asarray(plab, np.int32)[by0:by1, bx0:bx1]
+    owner, count, srow, scol = plateau_sums(plateaus, out[by0:by1, bx0:bx1], pn)
     multi = np.flatnonzero(np.bincount(owner[1:], minlength=n) >= 2)
     if not len(multi):
         return out
-    parea = np.maximum(np.bincount(pid, minlength=pn), 1).astype(np.float64)
-    prow = np.bincount(pid, weights=ys.astype(np.float64), minlength=pn) / parea
-    pcol = np.bincount(pid, weights=xs.astype(np.float64), minlength=pn) / parea
+    parea = np.maximum(count, 1).astype(np.float64)
+    # Sums of whole-window coordinates: integers, exact in float64 (as ``np.bincount``'s were).
+    prow = (srow + count * float(by0)) / parea
+    pcol = (scol + count * float(bx0)) / parea
+    labels = out.copy()
     nxt = n
     for i in multi:
-        sel = labels == i
         js = np.flatnonzero(owner == i)
         js = js[js > 0]
         cen = np.stack([prow[js], pcol[js]], axis=1)
@@ -208,38 +216,36 @@ def _ball_labels(
                 keep.append(c)
         if len(keep) < 2:
             continue
-        pts = np.argwhere(sel)
-        near = np.argmin(np.linalg.norm(pts[:, None, :] - np.array(keep)[None, :, :], axis=2), axis=1)
-        for j in range(1, len(keep)):
-            part = pts[near == j]
-            out[part[:, 0], part[:, 1]] = nxt
-            nxt += 1
+        # Each pixel of the blob goes to its nearest peak (one compiled pass).
+        split_nearest(labels, out, int(i), np.array(keep), nxt)
+        nxt += len(keep) - 1
     return out
 
 
 def _peaks(
     core: npt.NDArray[np.uint8], dt: npt.NDArray[np.float32], radius: float
-) -> npt.NDArray[np.bool_] | None:
-    """Core pixels at least ``_DEEP`` radii deep that are their neighbourhood's maximum of ``dt``
-    (None where fewer than two pixels are that deep: no blob can then hold two peaks).
+) -> tuple[npt.NDArray[np.bool_], tuple[int, int, int, int]] | None:
+    """Core pixels at least ``_DEEP`` radii deep that are their neighbourhood's maximum of ``dt``,
+    and the box ``(y0, y1, x0, x1)`` (exclusive ends) that holds them all (None where fewer than
+    two pixels are that deep: no blob can then hold two peaks).
 
     The local maximum is needed only at deep pixels, so only their bounding box, widened by the
     kernel's reach, is dilated (the window's own border stays the border, so every deep pixel's
     value is the whole window's dilation's).
     """
     deep = (dt >= _DEEP * radius) & (core > 0)
-    if int(np.count_nonzero(deep)) < 2:
+    count, ymin, ymax, xmin, xmax = mask_box(deep)
+    if count < 2:
         return None
     k = 2 * max(1, round(0.8 * radius)) + 1
-    ys, xs = np.nonzero(deep)
     m = k // 2
-    by0, by1 = max(0, int(ys.min()) - m), min(dt.shape[0], int(ys.max()) + m + 1)
-    bx0, bx1 = max(0, int(xs.min()) - m), min(dt.shape[1], int(xs.max()) + m + 1)
+    by0, by1 = max(0, ymin - m), min(dt.shape[0], ymax + m + 1)
+    bx0, bx1 = max(0, xmin - m), min(dt.shape[1], xmax + m + 1)
     box = dt[by0:by1, bx0:bx1]
     top = cv2.dilate(box, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     peaks = np.zeros(dt.shape, np.bool_)
     peaks[by0:by1, bx0:bx1] = (box >= top - 1e-3) & deep[by0:by1, bx0:bx1]
-    return peaks
+    return peaks, (by0, by1, bx0, bx1)
 
 
 def _add_shallow(
