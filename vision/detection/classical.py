@@ -61,6 +61,7 @@ from vision.detection.occlusion import (
     near_pocket,
     stand_out,
 )
+from vision.detection.streak import smeared
 
 FloatArray = npt.NDArray[np.float64]
 Labels = npt.NDArray[np.int32]
@@ -90,6 +91,8 @@ ATTACHED_THICKEST = 1.4
 #: cloth could be (:func:`~vision.detection.occlusion.cloth_shade`): over the 50 Task1 stills
 #: the named balls there are 6 degrees or more off the cloth's hue, the cushion 3 to 4.
 CUSHION_REACH = 2.0
+#: Confidence of a ball found as a motion streak.
+STREAK_SCORE = 0.7
 #: Least typical ball radius (working pixels) the working scale may leave: below it a ball's
 #: blob does not survive the candidate mask's 3x3 opening, and the picture is worked on at
 #: full resolution instead (a wide view of the whole room: broadcasts give 4 to 6).
@@ -283,6 +286,10 @@ def find_balls(
         x0, y0, w, h, _ = (int(v) for v in blobs.stats[k])
         r = float(r_all[k - 1])
         sub = blobs.labels[y0 : y0 + h, x0 : x0 + w] == k
+        if smeared(image, sub, (x0, y0), r, s, use, model.squash):
+            # One ball smeared by its motion, not a row of balls (:mod:`vision.detection.streak`).
+            _add(centres, radii, scores, blobs.centroids[k].reshape(1, 2), r, STREAK_SCORE)
+            continue
         thickest = float(dt[y0 : y0 + h, x0 : x0 + w][sub].max())
         if thickest < 0.75 * r or thickest > THICKEST_CLUSTER * r:
             # A strip thinner than a ball (a cue, a cushion's shade), or a body: only balls
