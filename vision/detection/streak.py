@@ -53,7 +53,7 @@ def is_streak(blob: BoolArray, r: float) -> bool:
     widths = np.bincount(np.floor(t).astype(np.int64)).astype(np.float64)
     # Slanted slices meet the pixel grid unevenly (10 to 15 pixels across a 12-pixel streak at
     # 57 degrees): three slices together count true.
-    widths = np.convolve(widths, np.ones(3) / 3.0, mode="same")
+    widths = np.asarray(np.convolve(widths, np.ones(3) / 3.0, mode="same"), np.float64)
     length = float(len(widths))
     centre = widths[int(0.25 * length) : max(int(0.75 * length), int(0.25 * length) + 1)]
     width = float(np.median(centre))
