@@ -14,6 +14,8 @@ from vision.tracking.kernels import (
     colour_mask_reference,
     disc_mean,
     disc_mean_reference,
+    grid_bilinear,
+    grid_bilinear_reference,
     label_sums,
     label_sums_reference,
     mask_box,
@@ -179,3 +181,24 @@ def test_split_nearest_matches_reference(seed: int, h: int, w: int, k: int) -> N
     split_nearest(labels, got, 1, keep, 7)
     split_nearest_reference(labels, want, 1, keep, 7)
     assert np.array_equal(got, want)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    nx=st.integers(2, 12),
+    ny=st.integers(2, 12),
+    n=st.integers(1, 30),
+    step=st.sampled_from([1, 4, 7]),
+)
+def test_grid_bilinear_matches_reference(seed: int, nx: int, ny: int, n: int, step: int) -> None:
+    rng = np.random.default_rng(seed)
+    grid = rng.normal(0, 500, (ny, nx, 2))
+    grid[rng.random((ny, nx)) < 0.1] = np.nan  # nodes where the lens model does not invert
+    # Points inside, on and beyond the nodes' edges (and some exactly on nodes).
+    px = rng.uniform(-2 * step, (max(nx, ny) + 1) * step, (n, 2))
+    px[::3] = np.round(px[::3] / step) * step
+    got, got_in = grid_bilinear(px, step, grid)
+    want, want_in = grid_bilinear_reference(px, step, grid)
+    assert np.array_equal(got_in, want_in)
+    assert np.array_equal(got[got_in], want[want_in], equal_nan=True)

@@ -440,3 +440,61 @@ def split_nearest_reference(
     for j in range(1, len(keep)):
         part = pts[near == j]
         out[part[:, 0], part[:, 1]] = first + j - 1
+
+
+@njit(cache=True)
+def _grid_bilinear(
+    px: npt.NDArray[np.float64], step: int, grid: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    # pragma: no cover - compiled; its Python twin is grid_bilinear_reference
+    ny, nx = grid.shape[0], grid.shape[1]
+    n = px.shape[0]
+    out = np.empty((n, 2), np.float64)
+    inside = np.zeros(n, np.bool_)
+    for k in range(n):
+        gx = px[k, 0] / step
+        gy = px[k, 1] / step
+        fx0 = np.floor(gx)
+        fy0 = np.floor(gy)
+        if not (fx0 >= 0 and fx0 < nx - 1 and fy0 >= 0 and fy0 < ny - 1):
+            continue
+        inside[k] = True
+        ix, iy = int(fx0), int(fy0)
+        fx, fy = gx - fx0, gy - fy0
+        for c in range(2):
+            top = grid[iy, ix, c] * (1 - fx) + grid[iy, ix + 1, c] * fx
+            bottom = grid[iy + 1, ix, c] * (1 - fx) + grid[iy + 1, ix + 1, c] * fx
+            out[k, c] = top * (1 - fy) + bottom * fy
+    return out, inside
+
+
+def grid_bilinear(
+    px: npt.NDArray[np.float64], step: int, grid: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """``grid`` (``(ny, nx, 2)``, a node every ``step`` pixels) interpolated bilinearly at ``(N, 2)``
+    pixels, and which pixels lie inside its nodes (rows outside are left undefined).
+
+    The same float64 operations in the same order as :func:`grid_bilinear_reference` (the NumPy
+    code of :class:`vision.balls_stage.PixelMap`), so the same values.
+    """
+    return _grid_bilinear(
+        np.ascontiguousarray(px, np.float64), int(step), np.ascontiguousarray(grid, np.float64)
+    )
+
+
+def grid_bilinear_reference(
+    px: npt.NDArray[np.float64], step: int, grid: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """The NumPy version of :func:`grid_bilinear` (its test oracle)."""
+    n_nodes = np.array([grid.shape[1], grid.shape[0]])
+    g = px / step
+    i0 = np.floor(g).astype(np.intp)
+    inside = np.all((i0 >= 0) & (i0 < n_nodes - 1), axis=1)
+    out = np.empty_like(px)
+    ix, iy = i0[inside, 0], i0[inside, 1]
+    f = g[inside] - i0[inside]
+    fx, fy = f[:, :1], f[:, 1:]
+    top = grid[iy, ix] * (1 - fx) + grid[iy, ix + 1] * fx
+    bottom = grid[iy + 1, ix] * (1 - fx) + grid[iy + 1, ix + 1] * fx
+    out[inside] = top * (1 - fy) + bottom * fy
+    return out, inside
