@@ -130,12 +130,13 @@ def _fit_of(camera: Camera) -> CameraFit:
 @settings(max_examples=25, deadline=None)
 @given(st.floats(0.0, 30.0), st.floats(0.0, 360.0), st.floats(-150.0, 150.0))
 def test_disagreement_measures_how_far_the_markings_lie(tilt: float, yaw: float, shift: float) -> None:
-    """Baulk-line and D points drawn ``shift`` mm along the table from their place are found
-    that far (within a millimetre) from where a camera that never saw them puts them."""
+    """A baulk-line drawn ``shift`` mm along the table and a D ``shift`` mm wider than theirs are
+    found that far (within a millimetre) from where a camera that never saw them puts them."""
     camera = Camera(Intrinsics.from_fov(960, 540, 60.0), Pose(height=4500.0, tilt=tilt, yaw=yaw))
     fit = _fit_of(camera)
     along = np.stack([np.full(12, TABLE.baulk_line + shift), np.linspace(200, TABLE.width - 200, 12)], 1)
-    arc = TABLE.d_arc(12) + np.array([shift, 0.0])
+    centre = np.array([TABLE.baulk_line, TABLE.centre_line_y])
+    arc = centre + (TABLE.d_arc(12) - centre) * (1.0 + abs(shift) / TABLE.d_radius)
     obs = Observations(cushion={}, baulk=project_fit(fit, along), d_arc=project_fit(fit, arc))
     assert disagreement_mm(fit, obs) == pytest.approx(abs(shift), abs=1.0)
 
