@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from calibration.errors import BaulklineError
-from vision.source import FrameSource, shrink
+from vision.source import THUMB_SCALE, FrameSource, shrink, thumbnail
 
 
 def _video(path: Path, n: int = 30) -> Path:
@@ -85,3 +85,18 @@ def test_wide_frames_carry_a_working_copy(
             # The copy is the one the ball stage would make itself, and is handed to it as is.
             np.testing.assert_array_equal(frame.small, shrink(frame.image, (32, 24)))
             assert frame.working((32, 24)) is frame.small
+
+
+@pytest.mark.parametrize("work_width", [32, 0])
+def test_frames_carry_their_working_copys_thumbnail(tmp_path: Path, work_width: int) -> None:
+    # The reader's thumbnail is the one the tracker's change test would make of the working copy;
+    # for any other picture or scale it is not handed out.
+    path = _video(tmp_path / "t.avi", n=4)
+    for frame in FrameSource(str(path), work_width=work_width).frames():
+        working = frame.working((32, 24) if work_width else (64, 48))
+        assert frame.thumb is not None
+        np.testing.assert_array_equal(frame.thumb, thumbnail(working, THUMB_SCALE))
+        assert frame.thumbnail_of(working, THUMB_SCALE) is frame.thumb
+        assert frame.thumbnail_of(working.copy(), THUMB_SCALE) is None
+        assert frame.thumbnail_of(working, 0.25) is None
+    assert all(f.thumb is None for f in FrameSource(str(path), thumbs=False).frames())

@@ -236,7 +236,7 @@ class LiveBalls:
         if self._video is None and not self._seed(frame.index, image, cal):
             return None
         assert self._video is not None
-        self._video.process(image)
+        self._video.process(image, frame.thumbnail_of(image, self.schedule.thumb))
         pixel, position, state = self._video.tracker.frame_rows()
         return BallsInFrame(self._names, self._to_source(pixel), position, state)
 

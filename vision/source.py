@@ -25,6 +25,7 @@ import numpy.typing as npt
 from calibration.errors import BaulklineError
 
 Image = npt.NDArray[np.uint8]
+Thumb = npt.NDArray[np.int16]
 
 
 #: Widest frame the ball stage works on (pixels): every detector and tracker constant was tuned
@@ -48,15 +49,32 @@ def shrink(image: Image, size: tuple[int, int]) -> Image:
     return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_LINEAR), np.uint8)
 
 
+#: Scale of the grey thumbnail the tracker's change test compares frames by
+#: (:attr:`vision.tracking.video.ScheduleConfig.thumb`: 160x90 for 720p).
+THUMB_SCALE = 0.125
+
+
+def thumbnail(frame: Image, scale: float = THUMB_SCALE) -> Thumb:
+    """The grey thumbnail of ``frame`` at ``scale`` (area-averaged), as int16 for differences."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    return np.asarray(cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.int16)
+
+
 @dataclass(frozen=True)
 class Frame:
     """One decoded frame: its index in the source, its time (s), the BGR image and, for a frame
-    wider than the working width, its working copy made by the reader thread (``small``)."""
+    wider than the working width, its working copy made by the reader thread (``small``).
+
+    ``thumb``: the working copy's :func:`thumbnail` at :data:`THUMB_SCALE`, also made by the
+    reader thread (the tracker's change test reads it; made there it costs the pipeline's
+    thread nothing).
+    """
 
     index: int
     t: float
     image: Image
     small: Image | None = None
+    thumb: Thumb | None = None
 
     def working(self, size: tuple[int, int]) -> Image:
         """The frame at ``size`` (width, height): the reader's copy when it has that size."""
@@ -64,9 +82,15 @@ class Frame:
             return self.small
         return shrink(self.image, size)
 
+    def thumbnail_of(self, image: Image, scale: float) -> Thumb | None:
+        """The reader's thumbnail when ``image`` is the copy it was made of and ``scale`` its scale."""
+        made_of = self.image if self.small is None else self.small
+        return self.thumb if self.thumb is not None and image is made_of and scale == THUMB_SCALE else None
 
-#: What the file reader thread queues: a decoded frame and its working copy, or None at the end.
-_Item = tuple[Image, Image | None] | None
+
+#: What the file reader thread queues: a decoded frame, its working copy and thumbnail, or None at
+#: the end.
+_Item = tuple[Image, Image | None, Thumb | None] | None
 
 #: Frames a file's reader thread decodes ahead of the pipeline (a 1080p frame is 6 MB).
 READ_AHEAD = 4
@@ -96,12 +120,15 @@ class FrameSource:
         dropped: frames a live source delivered that the pipeline never took.
         work_width: frames wider than this also carry a copy shrunk to it (:attr:`Frame.small`),
             made by the reader thread off the pipeline's (0: never).
+        thumbs: frames carry their working copy's thumbnail (:attr:`Frame.thumb`), made by the
+            reader thread.
     """
 
     source: str
     timeout_s: float = 5.0
     dropped: int = 0
     work_width: int = WORK_WIDTH
+    thumbs: bool = True
     _cap: cv2.VideoCapture | None = field(default=None, repr=False)
 
     @property
@@ -151,11 +178,14 @@ class FrameSource:
         else:
             yield from self._file_frames(cap)
 
-    def _images(self, decoded: object) -> tuple[Image, Image | None]:
-        """A decoded frame and, when it is wider than :attr:`work_width`, its working copy."""
+    def _images(self, decoded: object) -> tuple[Image, Image | None, Thumb | None]:
+        """A decoded frame, its working copy when it is wider than :attr:`work_width`, and the
+        working frame's thumbnail (when :attr:`thumbs` is set)."""
         image = np.asarray(decoded, np.uint8)
         size = work_size(image.shape[1], image.shape[0], self.work_width)
-        return image, (shrink(image, size) if size[0] != image.shape[1] else None)
+        small = shrink(image, size) if size[0] != image.shape[1] else None
+        thumb = thumbnail(image if small is None else small) if self.thumbs else None
+        return image, small, thumb
 
     def _file_frames(self, cap: cv2.VideoCapture) -> Iterator[Frame]:
         """Every frame in order, decoded ahead by a reader thread.
@@ -201,7 +231,7 @@ class FrameSource:
             raise BaulklineError(f"{self.source}: no frame could be decoded")
 
     def _live_frames(self, cap: cv2.VideoCapture) -> Iterator[Frame]:
-        latest: list[tuple[int, float, Image, Image | None]] = []
+        latest: list[tuple[int, float, Image, Image | None, Thumb | None]] = []
         lock = threading.Condition()
         state = {"count": 0, "stopped": False, "failed": False}
         start = time.monotonic()
@@ -231,7 +261,7 @@ class FrameSource:
                     if not latest and not state["failed"]:
                         lock.wait(self.timeout_s)
                     if latest:
-                        index, t, image, small = latest.pop()
+                        index, t, image, small, thumb = latest.pop()
                     elif state["failed"]:
                         if taken == 0:
                             raise BaulklineError(f"{self.source}: the source delivered no frame")
@@ -244,7 +274,7 @@ class FrameSource:
                             "(camera unplugged or stream stalled)"
                         )
                 taken += 1
-                yield Frame(index, t, image, small)
+                yield Frame(index, t, image, small, thumb)
         finally:
             state["stopped"] = True
             thread.join(timeout=1.0)

@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from calibration.table import Colour
 from vision.detection.detections import UNKNOWN, BallDetections, BallDetector
+from vision.source import thumbnail
 from vision.tracking.appearance import disc_appearance
 from vision.tracking.local import search
 from vision.tracking.motion import REFERENCE_FPS, frames_at
@@ -163,17 +164,16 @@ class VideoTracker:
         # This frame's detections of a cue ball found where it departed to (see _departure).
         self._left: list[BallDetections] = []
 
-    def process(self, frame: Image) -> TrackerState:
-        """Fold one BGR frame in; returns the tracker state after it."""
+    def process(self, frame: Image, thumb: npt.NDArray[np.int16] | None = None) -> TrackerState:
+        """Fold one BGR frame in; returns the tracker state after it.
+
+        ``thumb``: the frame's :func:`thumbnail` at the schedule's scale when it is made already
+        (the frame source's reader thread makes it, off this thread).
+        """
         sch = self.schedule
         state = self.tracker.state
-        thumb = cv2.resize(
-            cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY),
-            None,
-            fx=sch.thumb,
-            fy=sch.thumb,
-            interpolation=cv2.INTER_AREA,
-        ).astype(np.int16)
+        if thumb is None:
+            thumb = thumbnail(frame, sch.thumb)
         # Balls off the table (potted, in hand) come back through the periodic full search
         # only; a ball lost on the table triggers one at once.
         lost = (state.state != TrackState.ABSENT) & (state.unseen >= sch.lost_full)
