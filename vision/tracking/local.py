@@ -122,7 +122,7 @@ def search(
     ).view(np.bool_)
     if region is not None and region.shape == inside.shape:
         inside &= region
-    mask = inside.astype(np.uint8)
+    mask = inside.view(np.uint8)  # the kernel's own 0/1 bytes, no copy
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
     # The specular highlight is not the ball's colour: close the hole it leaves.
     k = max(3, round(0.6 * radius) | 1)
@@ -203,7 +203,6 @@ def _ball_labels(
     # Sums of whole-window coordinates: integers, exact in float64 (as ``np.bincount``'s were).
     prow = (srow + count * float(by0)) / parea
     pcol = (scol + count * float(bx0)) / parea
-    labels = out.copy()
     nxt = n
     for i in multi:
         js = np.flatnonzero(owner == i)
@@ -216,8 +215,9 @@ def _ball_labels(
                 keep.append(c)
         if len(keep) < 2:
             continue
-        # Each pixel of the blob goes to its nearest peak (one compiled pass).
-        split_nearest(labels, out, int(i), np.array(keep), nxt)
+        # Each pixel of the blob goes to its nearest peak (one compiled pass, in place: the new
+        # labels are all above every blob's, so no later blob's pixels are mistaken).
+        split_nearest(out, out, int(i), np.array(keep), nxt)
         nxt += len(keep) - 1
     return out
 
