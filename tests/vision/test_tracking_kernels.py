@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -18,6 +19,8 @@ from vision.tracking.kernels import (
     grid_bilinear_reference,
     label_sums,
     label_sums_reference,
+    local_peaks,
+    local_peaks_reference,
     mask_box,
     mask_box_reference,
     plateau_sums,
@@ -205,3 +208,23 @@ def test_grid_bilinear_matches_reference(seed: int, nx: int, ny: int, n: int, st
     want, want_in = grid_bilinear_reference(px, step, grid)
     assert np.array_equal(got_in, want_in)
     assert np.array_equal(got[got_in], want[want_in], equal_nan=True)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    h=st.integers(1, 40),
+    w=st.integers(1, 40),
+    k=st.sampled_from([3, 5, 7, 9, 13, 21]),
+    step=st.sampled_from([0.0, 0.5]),
+)
+def test_local_peaks_match_dilation(seed: int, h: int, w: int, k: int, step: float) -> None:
+    rng = np.random.default_rng(seed)
+    dt = rng.uniform(0, 9, (h, w)).astype(np.float32)
+    if step:  # plateaus and near-ties within the tolerance
+        dt = (np.round(dt / step) * step + rng.choice([0.0, 4e-4, 2e-3], (h, w))).astype(np.float32)
+    deep = rng.random((h, w)) < 0.5
+    element = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    got = local_peaks(dt, deep, element, 1e-3)
+    assert got.dtype == np.bool_
+    assert np.array_equal(got, local_peaks_reference(dt, deep, element, 1e-3))

@@ -10,6 +10,7 @@ so the mask is bit-for-bit the NumPy chain's (tests/test_tracking_kernels.py che
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -75,10 +76,10 @@ def colour_mask(
     f = np.float32
     return _colour_mask(
         np.ascontiguousarray(lab),
-        ref.astype(np.float32),
-        u.astype(np.float32),
-        w.astype(np.float32),
-        shade.astype(np.float32),
+        np.asarray(ref, np.float32),
+        np.asarray(u, np.float32),
+        np.asarray(w, np.float32),
+        np.asarray(shade, np.float32),
         f(denom),
         f(mix),
         f(t_max),
@@ -498,3 +499,54 @@ def grid_bilinear_reference(
     bottom = grid[iy + 1, ix] * (1 - fx) + grid[iy + 1, ix + 1] * fx
     out[inside] = top * (1 - fy) + bottom * fy
     return out, inside
+
+
+@njit(cache=True)
+def _local_peaks(
+    dt: npt.NDArray[np.float32], deep: npt.NDArray[np.bool_], element: npt.NDArray[np.uint8], tol: np.float32
+) -> npt.NDArray[np.bool_]:  # pragma: no cover - compiled; its Python twin is local_peaks_reference
+    h, w = dt.shape
+    kh, kw = element.shape
+    ay, ax = kh // 2, kw // 2
+    out = np.zeros((h, w), np.bool_)
+    for i in range(h):
+        for j in range(w):
+            if not deep[i, j]:
+                continue
+            top = np.float32(-np.inf)
+            for p in range(kh):
+                y = i + p - ay
+                if y < 0 or y >= h:
+                    continue
+                for q in range(kw):
+                    x = j + q - ax
+                    if element[p, q] and 0 <= x < w and dt[y, x] > top:
+                        top = dt[y, x]
+            out[i, j] = dt[i, j] >= top - tol
+    return out
+
+
+def local_peaks(
+    dt: npt.NDArray[np.float32], deep: npt.NDArray[np.bool_], element: npt.ArrayLike, tol: float
+) -> npt.NDArray[np.bool_]:
+    """Pixels of ``deep`` whose ``dt`` is at least the maximum of ``dt`` over ``element`` (centred,
+    clipped to the image) less ``tol``, i.e. ``deep & (dt >= cv2.dilate(dt, element) - tol)``.
+
+    The maximum is taken only at the deep pixels, not over the whole window; a maximum is exact
+    and ``tol`` is subtracted in float32 as NumPy does, so the mask is
+    :func:`local_peaks_reference`'s.
+    """
+    return _local_peaks(
+        np.ascontiguousarray(dt, np.float32),
+        np.ascontiguousarray(deep, np.bool_),
+        np.ascontiguousarray(element, np.uint8),
+        np.float32(tol),
+    )
+
+
+def local_peaks_reference(
+    dt: npt.NDArray[np.float32], deep: npt.NDArray[np.bool_], element: npt.ArrayLike, tol: float
+) -> npt.NDArray[np.bool_]:
+    """The OpenCV and NumPy version of :func:`local_peaks` (its test oracle)."""
+    top = cv2.dilate(dt, np.asarray(element, np.uint8))
+    return np.asarray((dt >= top - tol) & deep, np.bool_)

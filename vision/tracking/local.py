@@ -22,6 +22,7 @@ from vision.tracking.kernels import (
     channel_medians,
     colour_mask,
     label_sums,
+    local_peaks,
     mask_box,
     plateau_sums,
     split_nearest,
@@ -229,9 +230,8 @@ def _peaks(
     and the box ``(y0, y1, x0, x1)`` (exclusive ends) that holds them all (None where fewer than
     two pixels are that deep: no blob can then hold two peaks).
 
-    The local maximum is needed only at deep pixels, so only their bounding box, widened by the
-    kernel's reach, is dilated (the window's own border stays the border, so every deep pixel's
-    value is the whole window's dilation's).
+    The local maximum is needed only at deep pixels, so it is taken there only (one compiled pass,
+    the whole window's dilation's value at each; the window's own border stays the border).
     """
     deep = (dt >= _DEEP * radius) & (core > 0)
     count, ymin, ymax, xmin, xmax = mask_box(deep)
@@ -241,10 +241,7 @@ def _peaks(
     m = k // 2
     by0, by1 = max(0, ymin - m), min(dt.shape[0], ymax + m + 1)
     bx0, bx1 = max(0, xmin - m), min(dt.shape[1], xmax + m + 1)
-    box = dt[by0:by1, bx0:bx1]
-    top = cv2.dilate(box, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    peaks = np.zeros(dt.shape, np.bool_)
-    peaks[by0:by1, bx0:bx1] = (box >= top - 1e-3) & deep[by0:by1, bx0:bx1]
+    peaks = local_peaks(dt, deep, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)), 1e-3)
     return peaks, (by0, by1, bx0, bx1)
 
 
