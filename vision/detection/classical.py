@@ -91,6 +91,8 @@ ATTACHED_THICKEST = 1.4
 #: cloth could be (:func:`~vision.detection.occlusion.cloth_shade`): over the 50 Task1 stills
 #: the named balls there are 6 degrees or more off the cloth's hue, the cushion 3 to 4.
 CUSHION_REACH = 2.0
+#: Blob radius over the bed's geometric radius of the blobs that correct it (:func:`calibrate_radius`).
+CALIBRATE_RATIO = (0.75, 1.6)
 #: Confidence of a ball found as a motion streak.
 STREAK_SCORE = 0.7
 #: Least typical ball radius (working pixels) the working scale may leave: below it a ball's
@@ -137,11 +139,16 @@ def calibrate_radius(small: Image, model: ClothModel) -> ClothModel:
     w, h, a = st[:, cv2.CC_STAT_WIDTH], st[:, cv2.CC_STAT_HEIGHT], st[:, cv2.CC_STAT_AREA]
     expected = model.radius_at(blobs.centroids[1:])
     ratio = np.sqrt(a / math.pi) / expected
+    # Only blobs near the bed's own size count: the geometric radius is within 5% of a render's
+    # balls and the broadcasts' blur grows them by up to 1.36 (the 50 Task1 stills), while the
+    # dashes of a chalk line at full resolution (0.6) or a middle pocket's mouth (1.55) are as
+    # compact; from 0.5 to 2.2 they outvoted the balls in a few renders, which lost most of
+    # their balls or found the dashes.
     compact = (
         (np.maximum(w, h) / np.maximum(np.minimum(w, h), 1.0) < 1.35)
         & (a / (w * h) > 0.6)
-        & (ratio > 0.5)
-        & (ratio < 2.2)
+        & (ratio > CALIBRATE_RATIO[0])
+        & (ratio < CALIBRATE_RATIO[1])
     )
     return model.with_radius_scale(radius_correction(a, expected, compact))
 
