@@ -19,7 +19,16 @@ from calibration.calibrate import (
 )
 from calibration.camera import Camera, Intrinsics, Pose
 from calibration.errors import BaulklineError
-from calibration.fit import CameraFit, Observations, project_fit
+from calibration.fit import (
+    NARROWEST_HFOV_DEG,
+    NEAR_VERTICAL_DEG,
+    CameraFit,
+    Observations,
+    _narrow_lens_prior,
+    initial_params,
+    prior_focal,
+    project_fit,
+)
 from calibration.pockets import AGREE_MM, _agreeing
 from calibration.rectified import Patch, marking_score
 from calibration.table import TABLE
@@ -148,3 +157,25 @@ def test_too_few_markings_say_nothing() -> None:
     obs = Observations(cushion={}, baulk=pts, d_arc=np.zeros((0, 2)))
     assert disagreement_mm(fit, obs) == 0.0
     assert DISAGREE_FREE_MM > 0.0
+
+
+@pytest.mark.parametrize(
+    ("hfov", "tilt", "charged"),
+    [
+        pytest.param(60.0, 2.0, False, id="wide-and-vertical"),
+        pytest.param(NARROWEST_HFOV_DEG + 2.0, 2.0, False, id="inside-the-band"),
+        pytest.param(20.0, 2.0, True, id="narrow-and-vertical"),
+        pytest.param(20.0, NEAR_VERTICAL_DEG + 5.0, False, id="narrow-but-tilted"),
+        pytest.param(10.0, 60.0, False, id="broadcast-telephoto"),
+    ],
+)
+def test_only_a_narrow_lens_looking_straight_down_is_charged(hfov: float, tilt: float, charged: bool) -> None:
+    """Perspective sets a tilted view's lens; looking straight down, nothing but the prior does."""
+    camera = Camera(Intrinsics.from_fov(960, 540, hfov), Pose(height=4500.0, tilt=tilt, yaw=40.0))
+    params = initial_params(camera.table_to_image().matrix, (960, 540))
+    params[0] = math.log(camera.intrinsics.fx)
+    cal = Calibration.from_camera(camera)
+    params[1:4], params[4:7] = cal.rvec, cal.tvec
+    row = _narrow_lens_prior(params[None], prior_focal((960, 540)))
+    assert row.shape == (1, 1)
+    assert bool(row[0, 0] > 0.0) is charged
