@@ -204,7 +204,13 @@ def detectors() -> dict[str, Callable[[], BallDetector]]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Score both detectors on both sets, print the table, write the ``detectors`` section."""
     parser = benchmark_parser(__doc__)
-    parser.add_argument("--frames", type=int, default=60, help="held-out synthetic frames (default 60)")
+    parser.add_argument(
+        "--frames",
+        type=int,
+        default=240,
+        help="held-out synthetic frames (default 240: on 60 a change could look better than it "
+        "measured on other seeds)",
+    )
     parser.add_argument("--seed", type=int, default=1000, help="synthetic seed (training uses 0)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
