@@ -29,7 +29,7 @@ the picture.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -61,6 +61,7 @@ from vision.detection.occlusion import (
     near_pocket,
     stand_out,
 )
+from vision.detection.pairs import rim_centre
 from vision.detection.streak import smeared
 
 FloatArray = npt.NDArray[np.float64]
@@ -85,6 +86,17 @@ REFINE_MIDDLE = 0.6
 REFINE_PASSES = 2
 #: Largest refinement (working pixels) taken as a correction rather than a distraction.
 REFINE_MAX_MOVE = 1.0
+#: A ball with another ball's centre nearer than this many radii is refined beside it
+#: (:func:`refine_beside`): their windows (a radius and a pixel each) overlap.
+BESIDE_RADII = 2.6
+#: A neighbour nearer than this many radii overlaps the ball in the picture (touching balls seen
+#: from above are two true radii apart, about 1.7 of a blob's): the ball is not refitted.
+BESIDE_APART = 1.4
+#: Most neighbours a ball may have to be refined beside them.
+BESIDE_MOST = 2
+#: Largest refinement (radii) of a ball beside another: a ball split out of a pair's blob is
+#: placed by its cap to a working pixel or two, more than :data:`REFINE_MAX_MOVE`.
+BESIDE_MAX_MOVE = 0.5
 #: A blob from the border holding a ball is a ball on a strip of shade: no thicker than a ball.
 ATTACHED_THICKEST = 1.4
 #: A detection within this many radii of the bed's outline is judged by colour as the cushion's
@@ -352,6 +364,68 @@ def refine_centres(image: Image, model: ClothModel, centres: FloatArray, radii: 
     return out
 
 
+def refine_beside(
+    image: Image,
+    model: ClothModel,
+    centres: FloatArray,
+    radii: FloatArray,
+    balls: FloatArray,
+    anchors: BoolArray,
+) -> FloatArray:
+    """Centres (working scale) of balls beside known balls, fitted to the rim they show.
+
+    Why: a ball touching another is measured from the pair's blob, split at the balls' caps to
+    a working pixel or two, or by a centroid that counts the neighbour's rim and the pair's
+    shade; :func:`vision.detection.pairs.rim_centre` fits the rim facing away from the
+    neighbours instead. The neighbours are the balls the caller knows (the tracker's), not the
+    other detections: a cue's tip or a finger split out of a hand is no ball, and refining
+    beside it moved the white it was addressing.
+
+    Args:
+        image: the frame (the detector's full resolution).
+        model: the cloth model (working scale).
+        centres: ``(N, 2)`` detected centres in working pixels.
+        radii: ``(N,)`` their radii in working pixels.
+        balls: ``(B, 2)`` the known balls' centres in working pixels (NaN: not on the table).
+        anchors: ``(B,)`` known balls whose detection may be re-measured (the others are
+            neighbours only).
+
+    Returns:
+        The centres; a detection within half a radius of an anchor ball with one or two other
+        known balls beside it is refitted, unless the fit fails or moves it more than
+        :data:`BESIDE_MAX_MOVE` radii.
+    """
+    out = centres.copy()
+    if not len(centres) or len(balls) < 2:
+        return out
+    s = model.scale
+    rf = np.asarray(radii, np.float64) / s
+    u0 = (centres[:, 0] + 0.5) / s - 0.5
+    v0 = (centres[:, 1] + 0.5) / s - 0.5
+    bu = (balls[:, 0] + 0.5) / s - 0.5
+    bv = (balls[:, 1] + 0.5) / s - 0.5
+    d = np.nan_to_num(np.hypot(u0[:, None] - bu[None, :], v0[:, None] - bv[None, :]), nan=np.inf)
+    own = d < 0.5 * rf[:, None]
+    near = (d < BESIDE_RADII * rf[:, None]) & ~own
+    # A neighbour overlapping it in the picture (a low view along the line of centres) hides
+    # the rim beside the blind arcs as well: too little of it shows to fit.
+    hidden = np.any(near & (d < BESIDE_APART * rf[:, None]), axis=1)
+    # In a pack (the reds racked, or bunched after a break) no rim is left facing the cloth.
+    count = np.count_nonzero(near, axis=1)
+    for i in np.flatnonzero(
+        np.any(own & anchors[None, :], axis=1) & (count >= 1) & (count <= BESIDE_MOST) & ~hidden
+    ):
+        guess = np.array([u0[i], v0[i]])
+        iy = min(max(int(centres[i, 1] + 0.5), 0), model.region.shape[0] - 1)
+        ix = min(max(int(centres[i, 0] + 0.5), 0), model.region.shape[1] - 1)
+        cloth = np.asarray(model.chroma if model.background is None else model.background[iy, ix], np.float64)
+        others = np.stack([bu[near[i]], bv[near[i]]], axis=1)
+        c = rim_centre(image, guess, float(rf[i]), cloth, others)
+        if c is not None and np.hypot(*(c - guess)) <= BESIDE_MAX_MOVE * rf[i]:
+            out[i] = (c + 0.5) * s - 0.5
+    return out
+
+
 def _refined(
     image: Image, model: ClothModel, u: FloatArray, v: FloatArray, rf: FloatArray
 ) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
@@ -512,6 +586,32 @@ class ClassicalDetector:
             det, feats = det[~shade], feats[~shade]
         colour, conf = self.classifier.assign(feats)
         return det.with_colour(colour, conf * det.confidence)
+
+    def remeasure(
+        self, image: Image, det: BallDetections, balls: FloatArray, radii: FloatArray, anchors: BoolArray
+    ) -> BallDetections:
+        """``det`` (found in ``image`` by :meth:`detect`) with the detections of known balls that
+        lie beside other known balls re-measured beside them (:func:`refine_beside`).
+
+        Why a step of its own, not part of :meth:`detect`: only the caller knows which blobs are
+        balls (on every detection it moved blobs split out of a cue and a hand as well, and the
+        tracker's choice among them with them).
+
+        Args:
+            image: the frame ``det`` was found in.
+            det: the detections.
+            balls: ``(B, 2)`` the known balls' pixels (NaN: not on the table).
+            radii: ``(B,)`` their radii (pixels).
+            anchors: ``(B,)`` balls whose detections may be re-measured.
+        """
+        model = self.cloth
+        if model is None or not len(det) or len(balls) < 2:
+            return det
+        s = model.scale
+        refined = refine_beside(
+            image, model, (det.pixel + 0.5) * s - 0.5, det.radius * s, (balls + 0.5) * s - 0.5, anchors
+        )
+        return replace(det, pixel=(refined + 0.5) / s - 0.5, position=None)
 
 
 def _scored(confidence: FloatArray, score: float) -> BoolArray:
