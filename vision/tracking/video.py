@@ -11,6 +11,7 @@ births, re-acquisitions and lifted balls are still found.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Protocol, runtime_checkable
 
 import cv2
 import numpy as np
@@ -71,6 +72,18 @@ class ScheduleConfig:
         purity: largest distance off the cloth-to-ball colour segment, as a share of the
             segment, of a blob taken for the departing cue ball (real footage: the ball's
             streak 0.06-0.14, fingers 0.34-0.43; synthetic: streak 0.02-0.12, cue 0.18-0.22).
+        settle_every: frames between the detector's re-measurements of a ball that came to rest
+            (see ``settle_for``).
+        settle_for: frames after coming to rest during which a carried ball is re-measured
+            every ``settle_every`` frames; each re-measurement that finds it moved by more than
+            ``settle_move`` radii starts the count again. Why: a ball is carried as soon as its
+            speed falls under ``rest_speed``, but a rolling ball that slow still creeps on
+            (``v^2 / (2 mu g)``: a centimetre and more, at a pixel every few frames, too little
+            to change the thumbnail), and the last centimetre is the one that decides whether
+            the white ends touching a ball (a rendered roll-up to a red at 60 fps froze 10 mm
+            short of it and lost the TOUCHING BALL).
+        settle_move: smallest move (radii) of a re-measured resting ball taken as creeping: a
+            few times the detector's frame-to-frame jitter on a still ball.
     """
 
     thumb: float = 0.125
@@ -91,6 +104,9 @@ class ScheduleConfig:
     settle_radii: float = 0.8
     cover: float = 25.0
     side_decay: float = 0.9
+    settle_every: int = 3
+    settle_for: int = 30
+    settle_move: float = 0.03
 
     def at_fps(self, fps: float) -> ScheduleConfig:
         """This schedule for video at ``fps``: search intervals kept in seconds and per-frame
@@ -106,10 +122,30 @@ class ScheduleConfig:
             full_every=frames_at(self.full_every, fps) if self.full_every > 0 else 0,
             lost_full=frames_at(self.lost_full, fps),
             lost_every=frames_at(self.lost_every, fps),
+            settle_every=frames_at(self.settle_every, fps),
+            settle_for=frames_at(self.settle_for, fps),
             blur_radii=self.blur_radii * k,
             strike_radii=self.strike_radii * k,
             side_decay=self.side_decay**k,
         )
+
+
+@runtime_checkable
+class RestMeasurer(Protocol):
+    """A detector that can re-measure the balls it found beside each other (see
+    :meth:`vision.detection.classical.ClassicalDetector.remeasure`)."""
+
+    def remeasure(
+        self,
+        image: Image,
+        det: BallDetections,
+        balls: FloatArray,
+        radii: FloatArray,
+        anchors: npt.NDArray[np.bool_],
+    ) -> BallDetections:
+        """``det`` with the detections of the ``anchors`` among the known ``balls`` (pixels and
+        radii) re-measured beside the other known balls."""
+        ...
 
 
 class VideoTracker:
@@ -152,6 +188,13 @@ class VideoTracker:
         # Whether each ball, since it last came to rest, was measured by the detector (True) or
         # only by the colour search; and where the detector put it this frame (NaN: not asked).
         self._settled = np.zeros(len(tracker.state.names), bool)
+        # Per ball, frames it has been carried since it last came to rest (re-settled while under
+        # ``settle_for``), and whether it came to rest from rolling (only such a ball creeps on: a
+        # ball carried since the video began, or searched only because a hand moved near it,
+        # is where it was).
+        self._resting = np.zeros(len(tracker.state.names), np.int64)
+        self._rolled = np.zeros(len(tracker.state.names), bool)
+        self._heading = np.zeros((len(tracker.state.names), 2))
         self._settle_at = np.full((len(tracker.state.names), 2), np.nan)
         # Per ball, the summed pull of the changes round it while it rested disturbed (see
         # _change_pull): which side the cue and the hand came from.
@@ -185,6 +228,9 @@ class VideoTracker:
         det, app, disturbed = self._local(frame, state, thumb)
         if periodic or (np.any(lost) and self.frames % sch.lost_every == 0):
             full = self.detector.detect(frame)
+            # A resting ball beside another, measured from their pair's blob, re-measured beside
+            # it (the event stage measures TOUCHING BALL from resting positions).
+            full = self._beside(frame, full, np.hypot(state.vel[:, 0], state.vel[:, 1]) < sch.rest_speed)
             # The detector's centres come first so they win over the carried and searched ones
             # (it measures a resting ball to a fraction of a pixel; the colour search is biased
             # towards the lit side of a ball).
@@ -280,11 +326,26 @@ class VideoTracker:
                 self._carried[i] = True
                 if not self._settled[i]:
                     self._settled[i] = True
+                    self._resting[i] = 0
                     self._cloth_at[i] = _ring(frame, at[0], float(r), self.region)
-                    rested = self._settle(frame, at[0], float(r), int(state.colour[i]))
+                    rested = self._settle(frame, i, at[0], float(r), int(state.colour[i]))
                     if rested is not None:
                         at = rested[None, :]
                         self._settle_at[i] = rested
+                elif (
+                    self._rolled[i]
+                    and self._resting[i] < sch.settle_for
+                    and self._resting[i] % sch.settle_every == 0
+                ):
+                    rested = self._settle(frame, i, at[0], float(r), int(state.colour[i]))
+                    if rested is not None and _creeps(rested - at[0], self._heading[i], sch.settle_move * r):
+                        # Still creeping: measured where it is now, watched from this frame on.
+                        at = rested[None, :]
+                        self._settle_at[i] = rested
+                        self._ref[i] = thumb
+                        self._resting[i] = 0
+                self._resting[i] += 1
+                self._rolled[i] &= self._resting[i] < sch.settle_for
                 carried = BallDetections.build(at, state.radius[i : i + 1], colour=state.colour[i : i + 1])
                 held.append(carried)
                 held_looks.append(state.appearance[i : i + 1])
@@ -305,6 +366,9 @@ class VideoTracker:
                 self._cue_side[i] = 0.0
             self._ref[i] = thumb
             self._settled[i] = False
+            self._rolled[i] = speed[i] >= sch.rest_speed or (self._rolled[i] and not quiet)
+            if speed[i] >= sch.rest_speed:
+                self._heading[i] = state.vel[i] / speed[i]
             disturbed[i] = cue or alone
             pu, pv = u + state.vel[i, 0], v + state.vel[i, 1]
             if state.unseen[i] >= sch.lost_full:
@@ -390,28 +454,42 @@ class VideoTracker:
                 out[i] = float(np.linalg.norm((look - self._cloth_at[i]) * _LAB_W)) > sch.cover
         return out
 
-    def _settle(self, frame: Image, at: FloatArray, r: float, colour: int) -> FloatArray | None:
+    def _settle(self, frame: Image, i: int, at: FloatArray, r: float, colour: int) -> FloatArray | None:
         """The detector's centre of a ball of ``colour`` come to rest at ``at`` (None: none there).
 
         Why: the colour search that follows a moving ball is biased towards the ball's lit side
         and its shadow (1-5 pixels on the synthetic clips, 10-30 mm there), and a ball carried at
         rest keeps its last searched centre; the detector measures a resting ball to a fraction
-        of a pixel. It runs once per ball and stop, on a window of a few radii, and only for a
-        ball of known colour whose colour the detector agrees with (a touching neighbour of
-        another colour, a cue's tip or a hand is not it; on Task3, whose two balls have no colour,
-        taking the nearest blob lost four clips).
+        of a pixel. It runs once per ball and stop (and while a ball rolled to rest may still
+        creep: ``settle_for``), on a window of a few radii, and only for a ball of known colour
+        whose colour the detector agrees with (a touching neighbour of another colour, a cue's
+        tip or a hand is not it; on Task3, whose two balls have no colour, taking the nearest
+        blob lost four clips; taking the one blob there for a ball misnamed took a player's arm
+        for the pink in sample 05). A ball beside another is re-measured beside it (the
+        detector's :meth:`remeasure`, when it has one).
         """
         if colour < 0:
             return None
         roi = _window(at[0], at[1], at[0], at[1], 3.0 * r, frame.shape)
         found = self.detector.detect(frame, roi)
         self.roi_detections += 1
+        found = self._beside(frame, found, np.arange(len(self.tracker.state.names)) == i)
         found = found[found.colour == colour]
         if not len(found):
             return None
         d = np.linalg.norm(found.pixel - at, axis=1)
         k = int(np.argmin(d))
         return np.asarray(found.pixel[k], np.float64) if d[k] < self.schedule.settle_radii * r else None
+
+    def _beside(self, frame: Image, found: BallDetections, anchors: npt.NDArray[np.bool_]) -> BallDetections:
+        """``found`` with the detections of the ``anchors`` balls re-measured beside the other
+        balls on the table, when the detector can (:class:`RestMeasurer`)."""
+        if not isinstance(self.detector, RestMeasurer) or not len(found):
+            return found
+        st = self.tracker.state
+        on = st.state != TrackState.ABSENT
+        pos = np.where(on[:, None], st.pos, np.nan)
+        return self.detector.remeasure(frame, found, pos, st.radius, anchors & on)
 
     def _half(self, u: float, v: float, pu: float, pv: float, r: float) -> float | None:
         """``min_half`` for a ball at ``(u, v)`` heading for ``(pu, pv)``: set only beside a cushion."""
@@ -631,6 +709,15 @@ def _shadowed(det: BallDetections, whole: npt.NDArray[np.bool_]) -> npt.NDArray[
     for i in np.flatnonzero(whole):
         out[i] = bool(np.any(np.linalg.norm(det.pixel[own] - det.pixel[i], axis=1) < det.radius[i]))
     return out
+
+
+def _creeps(step: FloatArray, heading: FloatArray, least: float) -> bool:
+    """Whether a resting ball re-measured ``step`` pixels from where it was carried crept on: by
+    more than ``least``, onwards along its last ``heading`` (unit) and not across it. A ball
+    rolls on along its path as it stops; a measurement dragged by a hand or a cue's tip beside
+    it (a white just placed, a white addressed) goes any way."""
+    along = float(step @ heading)
+    return along > least and abs(float(step[0] * heading[1] - step[1] * heading[0])) < along
 
 
 def _near(points: FloatArray, p: FloatArray, reach: float) -> bool:
