@@ -18,7 +18,6 @@ from adjudicator.engine import adjudicate
 from adjudicator.eventlog import read_events
 from benchmarks.results import benchmark_parser, publish, stamp
 from vision.balls_stage import LiveBalls
-from vision.events.infer import EventInferer
 from vision.pipeline import Pipeline
 from vision.source import FrameSource
 
@@ -52,7 +51,7 @@ def run_clip(video: Path, out_dir: Path) -> dict[str, Any]:
     balls = LiveBalls.create(fps=fps)
     pipe = Pipeline(
         balls=balls,
-        make_events=lambda names: EventInferer(names, fps=fps, noise_mm=balls.noise_mm, players=players),
+        make_events=lambda names: balls.inferer(names, players),
         out_dir=out_dir,
         players=players,
     )

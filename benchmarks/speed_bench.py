@@ -112,7 +112,6 @@ def render_1080(out: Path) -> Path:
 
 def track_events(path: Path, work_width: int) -> Run:
     """The stages of ``baulkline track VIDEO --events`` (:mod:`vision.track_cli`), timed apart."""
-    from vision.events.infer import EventInferer
     from vision.pipeline import TrackEvents
 
     src = FrameSource(str(path), work_width=work_width)
@@ -120,7 +119,7 @@ def track_events(path: Path, work_width: int) -> Run:
     fps = src.fps
     balls = LiveBalls.create(fps)
     balls.work_width = work_width
-    pipeline = TrackEvents(balls, lambda names: EventInferer(names, fps=fps, noise_mm=balls.noise_mm))
+    pipeline = TrackEvents(balls, balls.inferer)
     log: list[dict[str, object]] = []
     n, c0, w0 = 0, time.process_time(), time.perf_counter()
     for fr in src.frames():

@@ -124,14 +124,13 @@ def run_clip(path: Path, dump: Path | None = None) -> tuple[list[InputEvent], di
     (``N.pockets.json``), to study the events offline.
     """
     from vision.balls_stage import LiveBalls
-    from vision.events.infer import EventInferer
     from vision.pipeline import TrackEvents
     from vision.source import FrameSource
 
     source = FrameSource(str(path))
     fps = source.fps
     balls = LiveBalls.create(fps)
-    stages = TrackEvents(balls, lambda names: EventInferer(names, fps=fps, noise_mm=balls.noise_mm))
+    stages = TrackEvents(balls, balls.inferer)
     numbers: dict[str, int] = {}
     events: list[InputEvent] = []
     views: list[FloatArray] = []

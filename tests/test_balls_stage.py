@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from calibration.calibrate import Calibration
 from calibration.camera import Camera, Intrinsics, Pose
 from calibration.table import TABLE
-from vision.balls_stage import LiveBalls, PixelMap, scaled_calibration
+from vision.balls_stage import BIAS_PX, LiveBalls, PixelMap, scaled_calibration
 from vision.source import Frame
 
 #: Lenses from none to the strongest barrel distortion of the sample clips (09: k1 = -0.22).
@@ -105,3 +105,13 @@ def test_nothing_is_tracked_on_a_blank_frame() -> None:
     frame = Frame(0, 0.0, np.full((1080, 1920, 3), (40, 120, 30), np.uint8))
     assert stage.update(frame) is None
     assert stage.names == ()
+
+
+@pytest.mark.parametrize("height", [3000.0, 4500.0])
+def test_bias_is_the_working_pixels_span_on_the_bed(height: float) -> None:
+    """Straight down, a working pixel spans height / focal length millimetres everywhere."""
+    intr = Intrinsics.from_fov(1280, 720, 70.0)
+    cam = Camera(intr, Pose(height=height, tilt=0.0, yaw=0.0, roll=0.0))
+    stage = LiveBalls(fps=30.0, fixed=Calibration.from_camera(cam))
+    stage.working(Frame(0, 0.0, np.zeros((720, 1280, 3), np.uint8)))
+    assert stage.bias_mm == pytest.approx(BIAS_PX * (height - TABLE.ball_radius) / intr.fx, rel=1e-6)

@@ -17,6 +17,7 @@ interpolated bilinearly, instead of undistorting every point by fixed-point iter
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -28,6 +29,8 @@ from calibration.errors import BaulklineError
 from calibration.table import TABLE
 from calibration.video import VideoCalibrator
 from vision.detection.classical import ClassicalDetector
+from vision.detection.plane import jacobians
+from vision.events.infer import EventInferer
 from vision.pipeline import BallsInFrame
 from vision.source import WORK_WIDTH, Frame, work_size
 from vision.tracking.kernels import grid_bilinear
@@ -35,6 +38,13 @@ from vision.tracking.start import initial_state
 from vision.tracking.tracker import Tracker, TrackerConfig
 from vision.tracking.video import ScheduleConfig, VideoTracker, region_mask
 from vision.tracks import Tracks
+
+#: Systematic error of the gap between two resting balls (working pixels): each ball's shade
+#: and its neighbour's move its measured rim the same way in every frame, by 0.1-0.35 of a
+#: working pixel per ball on renders measured with their true cameras, mostly alike for the two
+#: balls of a pair (see :func:`vision.detection.pairs.rim_centre`); their gap differed from
+#: the true one by up to a quarter of a pixel.
+BIAS_PX = 0.25
 
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
@@ -239,6 +249,30 @@ class LiveBalls:
         self._video.process(image, frame.thumbnail_of(image, self.schedule.thumb))
         pixel, position, state = self._video.tracker.frame_rows()
         return BallsInFrame(self._names, self._to_source(pixel), position, state)
+
+    @property
+    def bias_mm(self) -> float:
+        """The systematic error of a gap between two resting balls (mm); 0 until calibrated.
+
+        :data:`BIAS_PX` working pixels times the millimetres a working pixel spans on the bed
+        in its longest direction (along the table, in a view from one end), the median over
+        the bed: a broadcast view spans two to three times as much along the table as across.
+        """
+        cal = self.calibration
+        if cal is None:
+            return 0.0
+        h = cal.camera.table_to_image(TABLE.ball_radius)
+        xs, ys = np.meshgrid(np.linspace(0.0, TABLE.length, 9), np.linspace(0.0, TABLE.width, 5))
+        px_per_mm = np.linalg.svd(jacobians(h, np.column_stack([xs.ravel(), ys.ravel()])), compute_uv=False)
+        return float(BIAS_PX * np.median(1.0 / px_per_mm[:, 1]))
+
+    def inferer(
+        self, names: Sequence[str], players: tuple[str, str] = ("Player 1", "Player 2")
+    ) -> EventInferer:
+        """The event inference for this stage's balls: its frame rate, noise and bias."""
+        return EventInferer(
+            names, fps=self.fps, noise_mm=self.noise_mm, bias_mm=self.bias_mm, players=players
+        )
 
     def _seed(self, index: int, image: Image, cal: Calibration) -> bool:
         """Start tracking on the first calibrated frame that shows balls: the ball set, the

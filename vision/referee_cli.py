@@ -51,7 +51,6 @@ def run(args: argparse.Namespace) -> int:
     """Referee SOURCE; returns 0, or raises BaulklineError with a one-line reason."""
     from calibration.errors import BaulklineError
     from vision.balls_stage import LiveBalls
-    from vision.events.infer import EventInferer
     from vision.live import LiveView, Speaker
     from vision.operator import KEYS, OperatorQueue, read_operator_inputs
     from vision.pipeline import Pipeline
@@ -88,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
 
     pipe = Pipeline(
         balls=balls,
-        make_events=lambda names: EventInferer(names, fps=fps, noise_mm=balls.noise_mm, players=players),
+        make_events=lambda names: balls.inferer(names, players),
         out_dir=out,
         operator=operator,
         on_output=lambda o: view.show(o),

@@ -39,7 +39,6 @@ def run(args: argparse.Namespace) -> int:
     from adjudicator.eventlog import JsonlWriter, event_to_dict
     from calibration.errors import BaulklineError
     from vision.balls_stage import LiveBalls
-    from vision.events.infer import EventInferer
     from vision.pipeline import TrackEvents
     from vision.source import FrameSource
     from vision.tracking.video import ScheduleConfig
@@ -54,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         schedule = dataclasses.replace(schedule, full_every=args.full_every)
     balls = LiveBalls.create(fps, args.calibration, schedule)
     # The referee's own stages (pocket view included), so both commands infer the same events.
-    stages = TrackEvents(balls, lambda names: EventInferer(names, fps=fps, noise_mm=balls.noise_mm))
+    stages = TrackEvents(balls, balls.inferer)
     bar = _Progress(source.frame_count) if sys.stderr.isatty() else None
     to_stdout = args.events is not None and str(args.events) == "-"
     try:

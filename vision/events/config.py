@@ -76,8 +76,8 @@ class EventConfig:
         touching_mm: the white and a ball at rest are touching when the measured gap
             between them is under this: 1 mm (the gap a referee can judge from above the
             table, and the physics' own definition) plus 2 standard deviations of the gap
-            measured from ``touch_frames`` mean positions: a gap reported as open is open
-            beyond the noise.
+            measured from ``touch_frames`` mean positions, plus the gap's systematic error
+            (see :meth:`derive`): a gap reported as open is open beyond the noise and the bias.
         touch_band_sigmas: the trade-off between latency and touching precision. The rest is
             normally called as soon as the rest window confirms it (about 0.4 s after the
             balls stop, within the product's 0.5 s: issue 7), its touching pairs decided from
@@ -137,12 +137,25 @@ class EventConfig:
         return self.table.ball_radius
 
     @classmethod
-    def derive(cls, table: TableSpec = TABLE, fps: float = 30.0, noise_mm: float = 1.0) -> EventConfig:
-        """Thresholds for a table, a frame rate and a tracker noise level."""
+    def derive(
+        cls, table: TableSpec = TABLE, fps: float = 30.0, noise_mm: float = 1.0, bias_mm: float = 0.0
+    ) -> EventConfig:
+        """Thresholds for a table, a frame rate and a tracker's noise level and bias.
+
+        ``bias_mm`` is the part of a gap's error between two resting balls that averaging
+        over frames does not remove (each ball's shade and its neighbour's move its measured
+        centre the same way in every frame); it widens ``touching_mm`` only. Missing a
+        TOUCHING BALL costs more than calling one on a gap that small: a play-away from a
+        ball taken as not touching is a push stroke or a wrong ball first, while a ball called
+        touching that is a hair off only has the striker play away from it (Section 3
+        Rule 13).
+        """
         if not fps > 0:
             raise ValueError(f"fps must be positive, got {fps}")
         if not noise_mm >= 0:
             raise ValueError(f"noise_mm must be >= 0, got {noise_mm}")
+        if not bias_mm >= 0:
+            raise ValueError(f"bias_mm must be >= 0, got {bias_mm}")
         r = table.ball_radius
         # A frame rate measured from timestamps must not add a frame: 30.000000000000007 from
         # floats, 30.0003 from times written to the microsecond (a tracks CSV), whose 1e-5
@@ -174,7 +187,7 @@ class EventConfig:
             impulse_mm_s=max(40.0, 4.0 * math.sqrt(2.0) * sigma_v),
             simultaneous_mm=3.0 * math.sqrt(2.0) * end_sigma,
             touch_frames=touch_frames,
-            touching_mm=1.0 + 2.0 * touch_sigma,
+            touching_mm=1.0 + 2.0 * touch_sigma + bias_mm,
             touch_band_sigmas=2.0,
             blind_mm=APPROACH_MM,
             blind_speed_mm_s=math.sqrt(2.0 * ROLLING_RESISTANCE * GRAVITY * APPROACH_MM),

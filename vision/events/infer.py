@@ -99,9 +99,11 @@ class EventInferer:
         table: table geometry.
         fps: frame rate (sets every time-based threshold, see :class:`EventConfig`).
         noise_mm: the tracker's position noise (one standard deviation, mm).
+        bias_mm: the tracker's systematic error of a resting ball's position (mm; see
+            :meth:`EventConfig.derive`).
         players: names for the ``frame_start``.
         striker: who is to play first (0 or 1).
-        config: explicit thresholds, overriding ``table``, ``fps`` and ``noise_mm``.
+        config: explicit thresholds, overriding ``table``, ``fps``, ``noise_mm`` and ``bias_mm``.
     """
 
     def __init__(
@@ -110,6 +112,7 @@ class EventInferer:
         table: TableSpec = TABLE,
         fps: float = 30.0,
         noise_mm: float = 1.0,
+        bias_mm: float = 0.0,
         players: tuple[str, str] = ("Player 1", "Player 2"),
         striker: int = 0,
         config: EventConfig | None = None,
@@ -117,7 +120,7 @@ class EventInferer:
         for name in ball_names:
             colour_of(name)
         self.names = tuple(ball_names)
-        self.cfg = config or EventConfig.derive(table, fps, noise_mm)
+        self.cfg = config or EventConfig.derive(table, fps, noise_mm, bias_mm)
         self.players = players
         self.striker = striker
         self.phase = Phase.STARTING
