@@ -51,6 +51,7 @@ from vision.detection.cloth import (
 from vision.detection.cluster import ClusterPrior, measure_prior, split_blob
 from vision.detection.colour import ColourClassifier, colour_features
 from vision.detection.detections import BallDetections, Image
+from vision.detection.kernels import blob_border_median
 from vision.detection.occlusion import (
     BORDER_SCORE,
     CUT_SCORE,
@@ -213,9 +214,9 @@ def find_balls(
         x0, y0, w, h, area = (int(s) for s in blobs.stats[k])
         r = float(r_all[k - 1])
         a1 = math.pi * r * r
-        sub = blobs.labels[y0 : y0 + h, x0 : x0 + w] == k
-        border = float(model.inside[y0 : y0 + h, x0 : x0 + w][sub].min())
-        dark = float(np.median(value[y0 : y0 + h, x0 : x0 + w][sub])) < DARK_FRACTION * model.value
+        # Its least distance to the bed's border and its median brightness (one compiled pass).
+        border, bright_median = blob_border_median(blobs.labels, model.inside, value, int(k), (x0, y0, w, h))
+        dark = bright_median < DARK_FRACTION * model.value
         if dark and border < 2.0 * r:
             # A pocket's mouth, or a dark head or sleeve over the table: only balls it touches.
             dark_blobs.append(k)
