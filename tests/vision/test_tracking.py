@@ -196,10 +196,13 @@ def test_contact_conserves_momentum(vx: float, vy: float, bx: float, by: float) 
     """Equal masses: the two velocities after a contact sum to the striker's before it."""
     pos = np.array([[0.0, 0.0], [bx, by]])
     vel = np.array([[vx, vy], [0.0, 0.0]])
-    _, new_vel = contacts(pos, vel, np.full(2, R), np.ones(2, bool))
+    _, new_vel, struck, striker = contacts(pos, vel, np.full(2, R), np.ones(2, bool))
     np.testing.assert_allclose(new_vel.sum(axis=0), vel[0], atol=1e-9)
     # No energy is created (equal to the striker's when a contact happened).
     assert np.sum(new_vel**2) <= np.sum(vel**2) + 1e-9
+    # The contact is reported for both balls or neither, and only the resting ball is struck.
+    assert bool(struck[1]) == bool(striker[0])
+    assert not struck[0] and not striker[1]
 
 
 def _box_cushions(w: int = 400, h: int = 240, margin: int = 20) -> Cushions:

@@ -104,8 +104,13 @@ def contacts(
     radius: FloatArray,
     active: npt.NDArray[np.bool_],
     rest_speed: float = 0.5,
-) -> tuple[FloatArray, FloatArray]:
-    """One-frame predictions ``(pos, vel)`` with ball-to-resting-ball contacts resolved.
+) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """One-frame predictions ``(pos, vel)`` with ball-to-resting-ball contacts resolved, and which
+    balls' predictions a contact changed: ``(pos, vel, struck, striker)``.
+
+    The contact is a hypothesis, not a certainty: the resting ball may be the first of a pack
+    that passes the impulse on and barely moves, or the striker may have missed it by a hair.
+    The caller keeps the straight-line prediction of the balls marked as the other hypothesis.
 
     For each moving ball, the first resting ball its centre's path passes within two radii of
     during the frame is struck: the struck ball takes the velocity component along the line of
@@ -125,6 +130,7 @@ def contacts(
     movers = np.flatnonzero(ok & (speed > 2 * rest_speed))
     resting = ok & (speed < rest_speed)
     struck = np.zeros(len(pos), bool)
+    hit = np.zeros(len(pos), bool)
     for i in movers[np.argsort(-speed[movers])]:
         cand = np.flatnonzero(resting & ~struck)
         if not len(cand):
@@ -143,7 +149,8 @@ def contacts(
         new_vel[j] = along
         new_pos[j] = pos[j] + rest * along
         struck[j] = True
-    return new_pos, new_vel
+        hit[i] = True
+    return new_pos, new_vel, struck, hit
 
 
 def _first_contact(p: FloatArray, v: FloatArray, others: FloatArray, reach: FloatArray) -> tuple[float, int]:

@@ -46,6 +46,9 @@ IntArray = npt.NDArray[np.int64]
 _RED = COLOURS.index(Colour.RED)
 _WHITE = COLOURS.index(Colour.WHITE)
 _BIG = 1e6
+#: Speed (pixels per frame) under which a ball is at rest (the contact model's, see
+#: :func:`vision.tracking.physics.contacts`).
+_REST_SPEED = 0.5
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,9 @@ class TrackerConfig:
             a match's squared gate distance plus its squared appearance term (1: a detection at
             the gate's edge that looks exactly like the ball); a ball left so is offered the
             detections still free in the second round.
+        still_radii: gate (ball radii) of an object ball at rest that no moving ball can reach: a
+            resting ball moves only when struck, so its measured centre can only be off by noise
+            (a blob of two touching reds is centred between them, a radius from each).
         physics: predict contacts with resting balls and cushion bounces
             (:mod:`vision.tracking.physics`) instead of straight lines only.
         bed_tol: millimetres past a cushion nose or pocket mouth line that a measured centre may
@@ -85,6 +91,7 @@ class TrackerConfig:
     pocket_radii: float = 4.0
     duplicate_radii: float = 1.5
     miss_cost: float = 2.0
+    still_radii: float = 1.0
     physics: bool = True
     bed_tol: float = DEFAULT_TOL
 
@@ -241,21 +248,43 @@ def step(
     b, n = len(state.names), len(det)
     active = state.state != TrackState.ABSENT
     pred, vel = predict(state.pos, state.vel, state.unseen, mc)
+    # Balls whose prediction a contact changed keep the straight line as a second hypothesis.
+    alt = struck = np.zeros(b, bool)
+    alt_pred, alt_vel = pred, vel
     if cfg.physics:
-        pred, vel = contacts(state.pos, vel, state.radius, active)
-        bounced, bvel = reflect(pred, vel, state.radius, cushions)
-        # A pocket's mouth has no cushion to bounce off: the surface mask closes over it, but a
-        # ball heading there drops (bounced back, a potted ball's prediction stays on the bed).
-        mouth = _near_pocket(pred, state.radius, pockets, cfg)[:, None]
-        pred, vel = np.where(mouth, pred, bounced), np.where(mouth, vel, bvel)
+        alt_pred, alt_vel = _bounce(pred, vel, state.radius, pockets, cushions, cfg)
+        pred, vel, struck, striker = contacts(state.pos, vel, state.radius, active)
+        alt = struck | striker
+        pred, vel = _bounce(pred, vel, state.radius, pockets, cushions, cfg)
     pred = np.where(active[:, None], pred, state.pos)
+    still = _still(state, active, ~alt, cfg)
     match = np.full(b, -1, np.int64)
     covered = np.zeros(b, bool) if hidden is None else hidden
     if n and b:
         unique = (state.colour >= 0) & (state.colour != _RED)
         grown = np.where(covered, 0, state.unseen)
         gd = gate_distance(pred, vel, state.radius, grown, det.pixel, mc, unique)
-        app = appearance_distance(state.appearance, appearance, b, n)
+        # The un-grown gate's distance, which the cost measures (see below).
+        near = gate_distance(pred, vel, state.radius, np.zeros_like(state.unseen), det.pixel, mc)
+        # An object ball at rest that no moving ball can reach this frame cannot move: its gate
+        # shrinks to a hold, so a neighbour's blob (or a blob of two touching reds, centred between
+        # them) no longer counts as its own, and it gains no speed from its centre's noise.
+        gd[still] *= mc.gate_radii / cfg.still_radii
+        near[still] *= mc.gate_radii / cfg.still_radii
+        use_alt = np.zeros((b, n), bool)
+        if np.any(alt):
+            # A contact predicted for this frame may not have happened as predicted: a red at the
+            # front of a pack passes the impulse on and barely moves, and a striker that only
+            # grazed goes on. Each detection is scored against the likelier hypothesis; predicted
+            # struck alone, the front red's track flew off with the predicted impulse and left its
+            # ball untracked (a rendered 1080p60 break-off: reds 100-500 mm off for seconds).
+            a_gd = gate_distance(alt_pred[alt], alt_vel[alt], state.radius[alt], grown[alt], det.pixel, mc)
+            zero = np.zeros(int(alt.sum()), np.int64)
+            a_near = gate_distance(alt_pred[alt], alt_vel[alt], state.radius[alt], zero, det.pixel, mc)
+            use_alt[alt] = a_near < near[alt]
+            gd[alt] = np.minimum(gd[alt], a_gd)
+            near[alt] = np.minimum(near[alt], a_near)
+        app = appearance_distance(_class_look(state), appearance, b, n)
         ok = (
             (gd < 1.0)
             & active[:, None]
@@ -264,7 +293,6 @@ def step(
         )
         # The grown gate only admits; the cost measures distance against the un-grown gate, so
         # after an unseen frame the nearest candidate still wins over a look-alike further off.
-        near = gate_distance(pred, vel, state.radius, np.zeros_like(state.unseen), det.pixel, mc)
         # A ball moving more than a radius a frame is a streak (the exposure is most of a frame),
         # its mean colour mixed with the cloth's in proportion to its travel, so its remembered
         # (resting) look counts that much less: otherwise a sharp resting ball off its line
@@ -298,6 +326,15 @@ def step(
             sub[np.ix_(free, rest)] = cost[np.ix_(free, rest)]
             _assign(sub, match)
         _reacquire(state, det, appearance, pred, match, cfg, covered, reentry)
+        _reacquire_reds(state, det, pred, match, cfg, covered, near < 1.0)
+        # A ball matched on its contact's other hypothesis follows that one.
+        other = (match >= 0) & use_alt[np.arange(b), np.maximum(match, 0)]
+        # So does a struck ball left unmatched in a pack: the impulse goes on through the balls
+        # it touches, and an impulse no measurement confirmed sent the front red's track off on
+        # its own (a rendered 1080p60 break-off); a lone struck ball goes where it was sent.
+        other |= (match < 0) & _in_pack(state, struck, active)
+        pred = np.where(other[:, None], alt_pred, pred)
+        vel = np.where(other[:, None], alt_vel, vel)
     seen = match >= 0
     new_pos, new_vel = pred.copy(), vel.copy()
     if np.any(seen):
@@ -308,7 +345,7 @@ def step(
         # never seen before (the white before it is placed in the D) has no prediction to blend.
         fresh = ~was_active | ~np.all(np.isfinite(pred[seen]), axis=1)
         p = np.where(fresh[:, None], meas, p)
-        v = np.where(fresh[:, None], 0.0, v)
+        v = np.where((fresh | still[seen])[:, None], 0.0, v)
         new_pos[seen], new_vel[seen] = p, v
     new_state = state.state.copy()
     new_state[seen] = TrackState.SEEN
@@ -348,6 +385,96 @@ def step(
         state=new_state.astype(np.int8),
         frame=state.frame + 1,
     )
+
+
+def _still(
+    state: TrackerState, active: npt.NDArray[np.bool_], free: npt.NDArray[np.bool_], cfg: TrackerConfig
+) -> npt.NDArray[np.bool_]:
+    """Object balls of known colour, seen at rest last frame, that no moving ball can reach
+    this frame (``free``: not in a predicted contact).
+
+    Why: a resting ball starts moving only when a ball strikes it (the cue strikes only the
+    white, which is left out). A resting red matched to a blob half a radius off gained half
+    the offset as speed, and the next frames' blobs of its neighbours in a pack pulled its
+    track through them at metres a second (a rendered 1080p60 break-off: reds 100-500 mm off
+    for seconds). A mover's reach is its travel this frame and the next plus two radii and its
+    gate (its grown gate while it is lost in its streak).
+    """
+    speed = np.hypot(state.vel[:, 0], state.vel[:, 1])
+    ok = np.all(np.isfinite(state.pos), axis=1)
+    cand = (
+        active
+        & free
+        & ok
+        & (state.unseen == 0)
+        & (speed < _REST_SPEED)
+        & (state.colour >= 0)
+        & (state.colour != _WHITE)
+    )
+    movers = active & ok & (speed >= _REST_SPEED)
+    if not np.any(cand) or not np.any(movers):
+        return cand
+    mc = cfg.motion
+    r = state.radius
+    lost = np.minimum(state.unseen[movers], cfg.reacquire_after)
+    reach = (2.0 + mc.gate_radii) * r[movers] + 2.0 * speed[movers] + mc.gate_growth * r[movers] * lost
+    d = np.linalg.norm(state.pos[cand][:, None, :] - state.pos[movers][None, :, :], axis=2)
+    out = cand.copy()
+    out[cand] = ~np.any(d < reach[None, :], axis=1)
+    return out
+
+
+def _in_pack(
+    state: TrackerState, struck: npt.NDArray[np.bool_], active: npt.NDArray[np.bool_], reach: float = 2.5
+) -> npt.NDArray[np.bool_]:
+    """Which struck balls touch another resting ball (centres within ``reach`` radii)."""
+    out = np.zeros(len(struck), bool)
+    if not np.any(struck):
+        return out
+    speed = np.hypot(state.vel[:, 0], state.vel[:, 1])
+    resting = active & (speed < 0.5) & np.all(np.isfinite(state.pos), axis=1)
+    for j in np.flatnonzero(struck):
+        others = resting.copy()
+        others[j] = False
+        d = np.linalg.norm(state.pos[others] - state.pos[j], axis=1)
+        out[j] = bool(np.any(d < reach * state.radius[j]))
+    return out
+
+
+def _bounce(
+    pred: FloatArray,
+    vel: FloatArray,
+    radius: FloatArray,
+    pockets: FloatArray | None,
+    cushions: Cushions | None,
+    cfg: TrackerConfig,
+) -> tuple[FloatArray, FloatArray]:
+    """Predictions bounced off the cushions, except by a pocket: a pocket's mouth has no cushion
+    to bounce off (the surface mask closes over it), and a ball heading there drops (bounced
+    back, a potted ball's prediction stays on the bed)."""
+    bounced, bvel = reflect(pred, vel, radius, cushions)
+    mouth = _near_pocket(pred, radius, pockets, cfg)[:, None]
+    return np.where(mouth, pred, bounced), np.where(mouth, vel, bvel)
+
+
+def _class_look(state: TrackerState) -> FloatArray:
+    """Each ball's remembered look for matching, every red given the reds' median look.
+
+    Why: fifteen reds look alike, and what tells one red's look from another's is noise (the
+    light's fall-off across the table, blur, a centre measured off the ball that takes in cloth).
+    Scored against its own remembered look, a red near its prediction lost to one farther off
+    that happened to look more like it, and two reds passing swapped names (synthetic
+    01_break_off: a rolling red and the resting red it passed). With one look for all reds, a
+    detection costs every red the same, so the look still tells a red from the white or the
+    pink but only motion chooses between reds.
+    """
+    red = state.colour == _RED
+    known = red & np.all(np.isfinite(state.appearance), axis=1)
+    if not np.any(known):
+        return state.appearance
+    look = state.appearance.copy()
+    look[red] = np.median(state.appearance[known], axis=0)
+    return look
 
 
 def _assign(cost: FloatArray, match: IntArray, miss: float | None = None) -> None:
@@ -420,6 +547,63 @@ def _reacquire(
     for r, c in zip(rows, cols, strict=True):
         if cost[r, c] < _BIG:
             match[lost[r]] = free[c]
+
+
+def _reacquire_reds(
+    state: TrackerState,
+    det: BallDetections,
+    pred: FloatArray,
+    match: IntArray,
+    cfg: TrackerConfig,
+    covered: npt.NDArray[np.bool_],
+    inside: npt.NDArray[np.bool_],
+) -> None:
+    """Third pass: lost reds matched to red detections that no ball on the table explains,
+    nearest first (in place).
+
+    Why: reds look alike, so a lost red is only looked for inside its gate; a red whose track
+    went off (in a pack's scatter, onto a neighbour's blob) left its ball untracked while its
+    track waited, predicted, far from any ball (a rendered 1080p60 break-off: reds 100-500 mm
+    off for seconds). A red detection (the detector's colour, not a blob of unknown colour: a
+    hand or a shadow is no red) that is no matched ball's duplicate and inside no gate of a ball
+    still on its track is a red the tracker has lost; any lost red may be it, and the nearest
+    (within what it can have rolled, :func:`_within_reach`) is the likeliest.
+
+    Args:
+        inside: ``(B, N)`` which detections lie in each ball's un-grown gate.
+    """
+    lost = np.flatnonzero(
+        (match < 0)
+        & ~covered
+        & (state.state != TrackState.ABSENT)
+        & (state.unseen >= cfg.reacquire_after)
+        & (state.colour == _RED)
+    )
+    if not len(lost):
+        return
+    free = np.ones(len(det), bool)
+    free[match[match >= 0]] = False
+    free &= det.colour == _RED
+    owned = (match < 0) & (state.state != TrackState.ABSENT) & (state.unseen < cfg.reacquire_after)
+    free &= ~np.any(inside[owned], axis=0)
+    matched = match >= 0
+    if np.any(matched) and np.any(free):
+        d = np.linalg.norm(det.pixel[:, None, :] - det.pixel[match[matched]][None, :, :], axis=2)
+        free &= np.all(d > cfg.duplicate_radii * det.radius[:, None], axis=1)
+    cols = np.flatnonzero(free)
+    if not len(cols):
+        return
+    cost = np.full((len(lost), len(cols)), _BIG)
+    for i, t in enumerate(lost):
+        if not np.all(np.isfinite(pred[t])):
+            continue
+        dist = np.linalg.norm(det.pixel[cols] - pred[t], axis=1)
+        ok = _within_reach(state, t, det.pixel[cols], pred[t], cfg)
+        cost[i] = np.where(ok, dist / 1000.0, _BIG)
+    rows, cc = linear_sum_assignment(cost)
+    for r, c in zip(rows, cc, strict=True):
+        if cost[r, c] < _BIG:
+            match[lost[r]] = cols[c]
 
 
 def _within_reach(

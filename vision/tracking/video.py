@@ -66,6 +66,10 @@ class ScheduleConfig:
         side_decay: share of the remembered side of the changes round a disturbed resting cue ball
             kept per frame it is disturbed again (the latest, the cue's feathering, count most;
             a hand that placed the ball seconds before, least).
+        pack_radii: centre distance (ball radii) within which two balls touch, for the pack test
+            (:meth:`VideoTracker._packed`).
+        pack_speed: fastest a ball in a pack is measured by the detector (ball radii a frame): faster
+            it is blurred, a streak the detector does not find.
         cover: weighted Lab distance (lightness counts half) from the cloth beside a resting
             ball at which its spot, with no ball measured there, counts as covered (see
             :meth:`VideoTracker._hidden`).
@@ -107,6 +111,8 @@ class ScheduleConfig:
     settle_every: int = 3
     settle_for: int = 30
     settle_move: float = 0.03
+    pack_radii: float = 2.5
+    pack_speed: float = 0.5
 
     def at_fps(self, fps: float) -> ScheduleConfig:
         """This schedule for video at ``fps``: search intervals kept in seconds and per-frame
@@ -125,6 +131,7 @@ class ScheduleConfig:
             settle_every=frames_at(self.settle_every, fps),
             settle_for=frames_at(self.settle_for, fps),
             blur_radii=self.blur_radii * k,
+            pack_speed=self.pack_speed * k,
             strike_radii=self.strike_radii * k,
             side_decay=self.side_decay**k,
         )
@@ -180,6 +187,9 @@ class VideoTracker:
         # Per ball, the thumbnail of the frame it was last measured in (None: never): a ball is
         # carried as resting only while its surroundings still match that frame.
         self._ref: list[npt.NDArray[np.int16] | None] = [None] * len(tracker.state.names)
+        # ... and where the ball was when that thumbnail was taken: a reference showing the ball
+        # elsewhere says nothing about its surroundings now (see _local).
+        self._ref_at = np.full((len(tracker.state.names), 2), np.nan)
         self.frames = 0
         self.full_detections = 0
         self.roi_detections = 0
@@ -318,8 +328,15 @@ class VideoTracker:
             tx1, ty1 = int(min(tw, (u + reach) * sch.thumb + 1)), int(min(th, (v + reach) * sch.thumb + 1))
             still = speed[i] < sch.rest_speed and state.unseen[i] == 0
             ref = self._ref[i]
-            quiet = ref is not None and not bool(
-                (np.abs(thumb[ty0:ty1, tx0:tx1] - ref[ty0:ty1, tx0:tx1]) > sch.change).any()
+            # A ball re-acquired away from where its reference was taken (the whole-table search
+            # found it after it was lost) is not compared with a frame that shows it elsewhere: the
+            # white, re-found after a blurred run, was carried at that spot while it rolled on
+            # (synthetic 01_break_off).
+            placed = bool(np.hypot(*(state.pos[i] - self._ref_at[i])) <= sch.hold_radii * r)
+            quiet = (
+                ref is not None
+                and placed
+                and not bool((np.abs(thumb[ty0:ty1, tx0:tx1] - ref[ty0:ty1, tx0:tx1]) > sch.change).any())
             )
             if still and quiet:
                 at = state.pos[i : i + 1]
@@ -365,6 +382,7 @@ class VideoTracker:
             elif not still:
                 self._cue_side[i] = 0.0
             self._ref[i] = thumb
+            self._ref_at[i] = state.pos[i]
             self._settled[i] = False
             self._rolled[i] = speed[i] >= sch.rest_speed or (self._rolled[i] and not quiet)
             if speed[i] >= sch.rest_speed:
@@ -375,7 +393,7 @@ class VideoTracker:
                 continue  # left to the whole-table search
             ext = sch.margin_radii * r + 1.3 * speed[i] + growth * r * state.unseen[i]
             roi = _window(min(u, pu), min(v, pv), max(u, pu), max(v, pv), ext, frame.shape)
-            if np.all(np.isfinite(state.appearance[i])):
+            if np.all(np.isfinite(state.appearance[i])) and not (not cue and self._packed(state, i, speed)):
                 # A ball that vanished may have been struck: blurred over a streak several diameters
                 # long, it colours each pixel for only a fraction of the exposure.
                 mix = sch.streak_mix if state.unseen[i] > 0 or speed[i] > sch.blur_radii * r else 0.4
@@ -408,6 +426,32 @@ class VideoTracker:
         parts, looks = held + parts, held_looks + looks
         app = np.concatenate(looks) if looks else np.zeros((0, 3))
         return concat(parts), app, disturbed
+
+    def _packed(self, state: TrackerState, i: int, speed: FloatArray) -> bool:
+        """Whether ball ``i`` of known colour, slow (unblurred), touches another ball of its colour
+        (a red, a red): then the detector, not the colour search, measures it.
+
+        Why: the colour search splits a blob of touching balls at its distance transform's
+        peaks, and inside a pack of reds the deepest points lie between the balls, not at their
+        centres: pack reds were measured 5-10 pixels off, or merged two into one blob, and their
+        tracks swapped names and left balls untracked (a rendered 1080p60 break-off). The
+        detector splits clusters by the balls' outlines (:mod:`vision.detection.cluster`). Balls
+        of different colours are told apart by the colour search itself, and better: on synthetic
+        06_free_ball, the detector took the white put down beside the brown, under the hand, for
+        the brown.
+        """
+        r = float(state.radius[i])
+        if state.colour[i] < 0 or speed[i] > self.schedule.pack_speed * r:
+            return False
+        others = (
+            (state.state != TrackState.ABSENT)
+            & (np.arange(len(state.names)) != i)
+            & (state.colour == state.colour[i])
+        )
+        if not np.any(others):
+            return False
+        d = np.linalg.norm(state.pos[others] - state.pos[i], axis=1)
+        return bool(np.any(d < self.schedule.pack_radii * r))
 
     def _struck(self, state: TrackerState, i: int, speed: FloatArray) -> bool:
         """Whether a moving ball (one lost in its streak with its gate's growth) can reach resting
