@@ -411,13 +411,16 @@ def _still(
         & (state.colour >= 0)
         & (state.colour != _WHITE)
     )
-    movers = active & ok & (speed >= _REST_SPEED)
+    # A ball lost is a mover too, whatever its last speed: the white struck while unseen (its
+    # streak not found) was last measured at rest.
+    movers = active & ok & ((speed >= _REST_SPEED) | (state.unseen > 0))
     if not np.any(cand) or not np.any(movers):
         return cand
     mc = cfg.motion
-    r = state.radius
-    lost = np.minimum(state.unseen[movers], cfg.reacquire_after)
-    reach = (2.0 + mc.gate_radii) * r[movers] + 2.0 * speed[movers] + mc.gate_growth * r[movers] * lost
+    r = state.radius[movers]
+    rate = max(mc.gate_growth, mc.gate_growth_rest)
+    growth = np.minimum(rate * r * state.unseen[movers], mc.gate_rest_max * r)
+    reach = (2.0 + mc.gate_radii) * r + 2.0 * speed[movers] + growth
     d = np.linalg.norm(state.pos[cand][:, None, :] - state.pos[movers][None, :, :], axis=2)
     out = cand.copy()
     out[cand] = ~np.any(d < reach[None, :], axis=1)

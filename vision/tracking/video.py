@@ -69,7 +69,8 @@ class ScheduleConfig:
         pack_radii: centre distance (ball radii) within which two balls touch, for the pack test
             (:meth:`VideoTracker._packed`).
         pack_speed: fastest a ball in a pack is measured by the detector (ball radii a frame): faster
-            it is blurred, a streak the detector does not find.
+            it is blurred, a streak the detector does not find. Not scaled with the frame rate: the
+            blur is the travel in one exposure, a frame.
         cover: weighted Lab distance (lightness counts half) from the cloth beside a resting
             ball at which its spot, with no ball measured there, counts as covered (see
             :meth:`VideoTracker._hidden`).
@@ -131,7 +132,6 @@ class ScheduleConfig:
             settle_every=frames_at(self.settle_every, fps),
             settle_for=frames_at(self.settle_for, fps),
             blur_radii=self.blur_radii * k,
-            pack_speed=self.pack_speed * k,
             strike_radii=self.strike_radii * k,
             side_decay=self.side_decay**k,
         )
@@ -187,9 +187,6 @@ class VideoTracker:
         # Per ball, the thumbnail of the frame it was last measured in (None: never): a ball is
         # carried as resting only while its surroundings still match that frame.
         self._ref: list[npt.NDArray[np.int16] | None] = [None] * len(tracker.state.names)
-        # ... and where the ball was when that thumbnail was taken: a reference showing the ball
-        # elsewhere says nothing about its surroundings now (see _local).
-        self._ref_at = np.full((len(tracker.state.names), 2), np.nan)
         self.frames = 0
         self.full_detections = 0
         self.roi_detections = 0
@@ -285,8 +282,14 @@ class VideoTracker:
             unseen = np.where(self.departed, np.maximum(st.unseen, 1), st.unseen)
             self.tracker.state = replace(st, unseen=unseen)
         self._covered = self._hidden(frame, state)
-        self.tracker.update(det, app, self._covered)
-        return self.tracker.state
+        new = self.tracker.update(det, app, self._covered)
+        # A ball found again after it was lost has no reference frame showing it where it is: the
+        # white, re-found after a blurred run, was compared with a frame from before it got there,
+        # found "undisturbed" and carried at that spot while it rolled on (synthetic 01_break_off).
+        found = ((state.unseen > 0) | (state.state == TrackState.ABSENT)) & (new.state == TrackState.SEEN)
+        for i in np.flatnonzero(found):
+            self._ref[i] = None
+        return new
 
     def _local(
         self, frame: Image, state: TrackerState, thumb: npt.NDArray[np.int16]
@@ -316,6 +319,8 @@ class VideoTracker:
         held: list[BallDetections] = []
         held_looks: list[FloatArray] = []
         rois: list[tuple[int, int, int, int]] = []
+        # Windows of balls in a pack of their colour, by colour (see _packed).
+        packs: dict[int, list[tuple[int, int, int, int]]] = {}
         cloth = None if sch.cloth is None else np.array(sch.cloth)
         self._carried[:] = False
         for i in range(len(state.names)):
@@ -328,15 +333,8 @@ class VideoTracker:
             tx1, ty1 = int(min(tw, (u + reach) * sch.thumb + 1)), int(min(th, (v + reach) * sch.thumb + 1))
             still = speed[i] < sch.rest_speed and state.unseen[i] == 0
             ref = self._ref[i]
-            # A ball re-acquired away from where its reference was taken (the whole-table search
-            # found it after it was lost) is not compared with a frame that shows it elsewhere: the
-            # white, re-found after a blurred run, was carried at that spot while it rolled on
-            # (synthetic 01_break_off).
-            placed = bool(np.hypot(*(state.pos[i] - self._ref_at[i])) <= sch.hold_radii * r)
-            quiet = (
-                ref is not None
-                and placed
-                and not bool((np.abs(thumb[ty0:ty1, tx0:tx1] - ref[ty0:ty1, tx0:tx1]) > sch.change).any())
+            quiet = ref is not None and not bool(
+                (np.abs(thumb[ty0:ty1, tx0:tx1] - ref[ty0:ty1, tx0:tx1]) > sch.change).any()
             )
             if still and quiet:
                 at = state.pos[i : i + 1]
@@ -382,7 +380,6 @@ class VideoTracker:
             elif not still:
                 self._cue_side[i] = 0.0
             self._ref[i] = thumb
-            self._ref_at[i] = state.pos[i]
             self._settled[i] = False
             self._rolled[i] = speed[i] >= sch.rest_speed or (self._rolled[i] and not quiet)
             if speed[i] >= sch.rest_speed:
@@ -393,7 +390,9 @@ class VideoTracker:
                 continue  # left to the whole-table search
             ext = sch.margin_radii * r + 1.3 * speed[i] + growth * r * state.unseen[i]
             roi = _window(min(u, pu), min(v, pv), max(u, pu), max(v, pv), ext, frame.shape)
-            if np.all(np.isfinite(state.appearance[i])) and not (not cue and self._packed(state, i, speed)):
+            if not cue and self._packed(state, i, speed):
+                packs.setdefault(int(state.colour[i]), []).append(roi)
+            elif np.all(np.isfinite(state.appearance[i])):
                 # A ball that vanished may have been struck: blurred over a streak several diameters
                 # long, it colours each pixel for only a fraction of the exposure.
                 mix = sch.streak_mix if state.unseen[i] > 0 or speed[i] > sch.blur_radii * r else 0.4
@@ -418,6 +417,15 @@ class VideoTracker:
                 self.local_searches += 1
             else:
                 rois.append(roi)
+        for boxes in packs.values():
+            for roi in _merge(boxes):
+                # Every ball the detector finds there is kept: keeping only the pack's colour left a
+                # red's track free to take a blob of the white's or the pink's colour search
+                # beside the pack (a rendered 1080p60 break-off: 19 -> 38 red switches).
+                found = self.detector.detect(frame, roi)
+                parts.append(found)
+                looks.append(np.full((len(found), 3), np.nan))
+                self.roi_detections += 1
         for roi in _merge(rois):
             found = self.detector.detect(frame, roi)
             parts.append(found)
