@@ -71,9 +71,6 @@ class TrackerConfig:
             a match's squared gate distance plus its squared appearance term (1: a detection at
             the gate's edge that looks exactly like the ball); a ball left so is offered the
             detections still free in the second round.
-        still_radii: gate (ball radii) of an object ball at rest that no moving ball can reach: a
-            resting ball moves only when struck, so its measured centre can only be off by noise
-            (a blob of two touching reds is centred between them, a radius from each).
         physics: predict contacts with resting balls and cushion bounces
             (:mod:`vision.tracking.physics`) instead of straight lines only.
         bed_tol: millimetres past a cushion nose or pocket mouth line that a measured centre may
@@ -91,7 +88,6 @@ class TrackerConfig:
     pocket_radii: float = 4.0
     duplicate_radii: float = 1.5
     miss_cost: float = 2.0
-    still_radii: float = 1.0
     physics: bool = True
     bed_tol: float = DEFAULT_TOL
 
@@ -257,7 +253,6 @@ def step(
         alt = struck | striker
         pred, vel = _bounce(pred, vel, state.radius, pockets, cushions, cfg)
     pred = np.where(active[:, None], pred, state.pos)
-    still = _still(state, active, ~alt, cfg)
     match = np.full(b, -1, np.int64)
     covered = np.zeros(b, bool) if hidden is None else hidden
     if n and b:
@@ -266,11 +261,6 @@ def step(
         gd = gate_distance(pred, vel, state.radius, grown, det.pixel, mc, unique)
         # The un-grown gate's distance, which the cost measures (see below).
         near = gate_distance(pred, vel, state.radius, np.zeros_like(state.unseen), det.pixel, mc)
-        # An object ball at rest that no moving ball can reach this frame cannot move: its gate
-        # shrinks to a hold, so a neighbour's blob (or a blob of two touching reds, centred between
-        # them) no longer counts as its own, and it gains no speed from its centre's noise.
-        gd[still] *= mc.gate_radii / cfg.still_radii
-        near[still] *= mc.gate_radii / cfg.still_radii
         use_alt = np.zeros((b, n), bool)
         if np.any(alt):
             # A contact predicted for this frame may not have happened as predicted: a red at the
@@ -345,7 +335,7 @@ def step(
         # never seen before (the white before it is placed in the D) has no prediction to blend.
         fresh = ~was_active | ~np.all(np.isfinite(pred[seen]), axis=1)
         p = np.where(fresh[:, None], meas, p)
-        v = np.where((fresh | still[seen])[:, None], 0.0, v)
+        v = np.where(fresh[:, None], 0.0, v)
         new_pos[seen], new_vel[seen] = p, v
     new_state = state.state.copy()
     new_state[seen] = TrackState.SEEN
@@ -387,46 +377,6 @@ def step(
     )
 
 
-def _still(
-    state: TrackerState, active: npt.NDArray[np.bool_], free: npt.NDArray[np.bool_], cfg: TrackerConfig
-) -> npt.NDArray[np.bool_]:
-    """Object balls of known colour, seen at rest last frame, that no moving ball can reach
-    this frame (``free``: not in a predicted contact).
-
-    Why: a resting ball starts moving only when a ball strikes it (the cue strikes only the
-    white, which is left out). A resting red matched to a blob half a radius off gained half
-    the offset as speed, and the next frames' blobs of its neighbours in a pack pulled its
-    track through them at metres a second (a rendered 1080p60 break-off: reds 100-500 mm off
-    for seconds). A mover's reach is its travel this frame and the next plus two radii and its
-    gate (its grown gate while it is lost in its streak).
-    """
-    speed = np.hypot(state.vel[:, 0], state.vel[:, 1])
-    ok = np.all(np.isfinite(state.pos), axis=1)
-    cand = (
-        active
-        & free
-        & ok
-        & (state.unseen == 0)
-        & (speed < _REST_SPEED)
-        & (state.colour >= 0)
-        & (state.colour != _WHITE)
-    )
-    # A ball lost is a mover too, whatever its last speed: the white struck while unseen (its
-    # streak not found) was last measured at rest.
-    movers = active & ok & ((speed >= _REST_SPEED) | (state.unseen > 0))
-    if not np.any(cand) or not np.any(movers):
-        return cand
-    mc = cfg.motion
-    r = state.radius[movers]
-    rate = max(mc.gate_growth, mc.gate_growth_rest)
-    growth = np.minimum(rate * r * state.unseen[movers], mc.gate_rest_max * r)
-    reach = (2.0 + mc.gate_radii) * r + 2.0 * speed[movers] + growth
-    d = np.linalg.norm(state.pos[cand][:, None, :] - state.pos[movers][None, :, :], axis=2)
-    out = cand.copy()
-    out[cand] = ~np.any(d < reach[None, :], axis=1)
-    return out
-
-
 def _in_pack(
     state: TrackerState, struck: npt.NDArray[np.bool_], active: npt.NDArray[np.bool_], reach: float = 2.5
 ) -> npt.NDArray[np.bool_]:
@@ -435,7 +385,7 @@ def _in_pack(
     if not np.any(struck):
         return out
     speed = np.hypot(state.vel[:, 0], state.vel[:, 1])
-    resting = active & (speed < 0.5) & np.all(np.isfinite(state.pos), axis=1)
+    resting = active & (speed < _REST_SPEED) & np.all(np.isfinite(state.pos), axis=1)
     for j in np.flatnonzero(struck):
         others = resting.copy()
         others[j] = False
