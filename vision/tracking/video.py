@@ -286,11 +286,10 @@ class VideoTracker:
         # A ball found again after it was lost has no reference frame showing it where it is: the
         # white, re-found after a blurred run, was compared with a frame from before it got there,
         # found "undisturbed" and carried at that spot while it rolled on (synthetic 01_break_off).
-        # Only a ball lost long enough to be left to the whole-table search: one missed for a frame
-        # or two is still where its reference shows it, and searched instead of carried a resting
-        # pink drifted onto the red beside it (Task2 clip 18).
-        gone = (state.unseen >= self.schedule.lost_full) | (state.state == TrackState.ABSENT)
-        found = gone & (new.state == TrackState.SEEN)
+        # Only a ball back from off the table: one missed for a while is mostly still where its
+        # reference shows it, and searched instead of carried, resting balls drifted onto the
+        # balls beside them (Task2 clips 9 and 18 lost their pots).
+        found = (state.state == TrackState.ABSENT) & (new.state == TrackState.SEEN)
         for i in np.flatnonzero(found):
             self._ref[i] = None
         return new
