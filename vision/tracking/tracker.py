@@ -71,6 +71,8 @@ class TrackerConfig:
             a match's squared gate distance plus its squared appearance term (1: a detection at
             the gate's edge that looks exactly like the ball); a ball left so is offered the
             detections still free in the second round.
+        look_share_radii: a red with another red this close (ball radii, centre to centre) is
+            matched by the reds' shared look, not its own (:func:`_class_look`).
         physics: predict contacts with resting balls and cushion bounces
             (:mod:`vision.tracking.physics`) instead of straight lines only.
         bed_tol: millimetres past a cushion nose or pocket mouth line that a measured centre may
@@ -88,6 +90,7 @@ class TrackerConfig:
     pocket_radii: float = 4.0
     duplicate_radii: float = 1.5
     miss_cost: float = 2.0
+    look_share_radii: float = 6.0
     physics: bool = True
     bed_tol: float = DEFAULT_TOL
 
@@ -274,7 +277,7 @@ def step(
             use_alt[alt] = a_near < near[alt]
             gd[alt] = np.minimum(gd[alt], a_gd)
             near[alt] = np.minimum(near[alt], a_near)
-        app = appearance_distance(_class_look(state), appearance, b, n)
+        app = appearance_distance(_class_look(state, cfg), appearance, b, n)
         ok = (
             (gd < 1.0)
             & active[:, None]
@@ -410,8 +413,9 @@ def _bounce(
     return np.where(mouth, pred, bounced), np.where(mouth, vel, bvel)
 
 
-def _class_look(state: TrackerState) -> FloatArray:
-    """Each ball's remembered look for matching, every red given the reds' median look.
+def _class_look(state: TrackerState, cfg: TrackerConfig) -> FloatArray:
+    """Each ball's remembered look for matching, every red near another red given the reds' median
+    look.
 
     Why: fifteen reds look alike, and what tells one red's look from another's is noise (the
     light's fall-off across the table, blur, a centre measured off the ball that takes in cloth).
@@ -425,8 +429,18 @@ def _class_look(state: TrackerState) -> FloatArray:
     known = red & np.all(np.isfinite(state.appearance), axis=1)
     if not np.any(known):
         return state.appearance
+    # Only among reds that can swap: a red with no other red near keeps its own look, which keeps
+    # it off blobs of other things along its path (Task2 clip 24: a lone red along a cushion,
+    # scored against the reds' look, chased blobs along the cushion into a pocket: a false pot).
+    on = np.flatnonzero(red & np.all(np.isfinite(state.pos), axis=1))
+    if len(on) < 2:
+        return state.appearance
+    d = np.linalg.norm(state.pos[on][:, None, :] - state.pos[on][None, :, :], axis=2)
+    np.fill_diagonal(d, np.inf)
+    share = np.zeros(len(red), bool)
+    share[on[d.min(axis=1) < cfg.look_share_radii * state.radius[on]]] = True
     look = state.appearance.copy()
-    look[red] = np.median(state.appearance[known], axis=0)
+    look[share] = np.median(state.appearance[known], axis=0)
     return look
 
 
