@@ -106,6 +106,10 @@ ATTACHED_THICKEST = 1.4
 CUSHION_REACH = 2.0
 #: Blob radius over the bed's geometric radius of the blobs that correct it (:func:`calibrate_radius`).
 CALIBRATE_RATIO = (0.75, 1.6)
+#: A blob this many times longer than wide that fills this much of its rotated box is a band,
+#: not balls (:func:`_band`).
+BAND_LENGTH = 2.5
+BAND_FILL = 0.86
 #: Confidence of a ball found as a motion streak.
 STREAK_SCORE = 0.7
 #: Least typical ball radius (working pixels) the working scale may leave: below it a ball's
@@ -311,7 +315,7 @@ def find_balls(
             _add(centres, radii, scores, blobs.centroids[k].reshape(1, 2), r, STREAK_SCORE)
             continue
         thickest = float(dt[y0 : y0 + h, x0 : x0 + w][sub].max())
-        if thickest < 0.75 * r or thickest > THICKEST_CLUSTER * r:
+        if thickest < 0.75 * r or thickest > THICKEST_CLUSTER * r or _band(sub):
             # A strip thinner than a ball (a cue, a cushion's shade), or a body: only balls
             # it touches are looked for.
             cut = stand_out(sub, (x0, y0), r, use)
@@ -613,6 +617,19 @@ class ClassicalDetector:
             image, model, (det.pixel + 0.5) * s - 0.5, det.radius * s, (balls + 0.5) * s - 0.5, anchors
         )
         return replace(det, pixel=(refined + 0.5) / s - 0.5, position=None)
+
+
+def _band(blob: BoolArray) -> bool:
+    """Whether a blob is a straight-edged band (a caption strip drawn over the table, a rail's
+    stretch): it fills its rotated bounding box almost whole and is several times longer than
+    wide, where balls in a row fill at most pi/4 of theirs, a little more once blurred (a held-
+    out render's score bar across the cloth was split into a row of eight balls)."""
+    points = cv2.findNonZero(blob.astype(np.uint8))
+    if points is None:
+        return False
+    (_, _), (a, b), _ = cv2.minAreaRect(points)
+    long, short = max(a, b) + 1.0, min(a, b) + 1.0
+    return bool(long >= BAND_LENGTH * short and np.count_nonzero(blob) >= BAND_FILL * long * short)
 
 
 def _scored(confidence: FloatArray, score: float) -> BoolArray:
