@@ -89,6 +89,10 @@ class ScheduleConfig:
             short of it and lost the TOUCHING BALL).
         settle_move: smallest move (radii) of a re-measured resting ball taken as creeping: a
             few times the detector's frame-to-frame jitter on a still ball.
+        settle_look: weighted Lab distance (lightness counts half) from a resting ball's
+            remembered look within which a blob the colour model names otherwise is still taken
+            for it when it settles: under the spread of one ball's look across the table, far
+            under a hand's or a cue's distance from any ball's.
         roll_speed: speed (pixels per frame) from which a ball counts as rolled, and is
             re-settled when it comes to rest: over twice ``rest_speed``, so a resting ball whose
             measurement jumped once (a whole-table detection) is not (re-settling every such
@@ -117,6 +121,7 @@ class ScheduleConfig:
     settle_for: int = 30
     settle_move: float = 0.03
     roll_speed: float = 1.0
+    settle_look: float = 10.0
     pack_radii: float = 2.5
     pack_speed: float = 0.5
 
@@ -535,12 +540,20 @@ class VideoTracker:
         found = self.detector.detect(frame, roi)
         self.roi_detections += 1
         found = self._beside(frame, found, np.arange(len(self.tracker.state.names)) == i)
-        found = found[found.colour == colour]
+        found = found[np.linalg.norm(found.pixel - at, axis=1) < self.schedule.settle_radii * r]
+        same = found.colour == colour
+        if not np.any(same) and len(found):
+            # The colour model names a ball wrongly at times (a white in shade called brown on
+            # sample 01, a dark brown called black on a broadcast render): a blob that looks as
+            # the ball has looked all along is it; a hand or a cue's tip does not.
+            look = disc_appearance(frame, found.pixel, found.radius)
+            ref = self.tracker.state.appearance[i]
+            same = np.linalg.norm((look - ref) * _LAB_W, axis=1) < self.schedule.settle_look
+        found = found[same]
         if not len(found):
             return None
-        d = np.linalg.norm(found.pixel - at, axis=1)
-        k = int(np.argmin(d))
-        return np.asarray(found.pixel[k], np.float64) if d[k] < self.schedule.settle_radii * r else None
+        k = int(np.argmin(np.linalg.norm(found.pixel - at, axis=1)))
+        return np.asarray(found.pixel[k], np.float64)
 
     def _beside(self, frame: Image, found: BallDetections, anchors: npt.NDArray[np.bool_]) -> BallDetections:
         """``found`` with the detections of the ``anchors`` balls re-measured beside the other
