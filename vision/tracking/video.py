@@ -93,10 +93,11 @@ class ScheduleConfig:
             remembered look within which a blob the colour model names otherwise is still taken
             for it when it settles: under the spread of one ball's look across the table, far
             under a hand's or a cue's distance from any ball's.
-        roll_speed: speed (pixels per frame) from which a ball counts as rolled, and is
-            re-settled when it comes to rest: over twice ``rest_speed``, so a resting ball whose
-            measurement jumped once (a whole-table detection) is not (re-settling every such
-            ball cost 1.2 ms a 720p frame).
+        roll_speed: speed (pixels per frame) from which an object ball counts as rolled, and is
+            re-settled when it comes to rest (the cue ball only after its stroke's departure: a
+            hand that places it moves it too, and a measurement dragged by the hand read as a
+            stroke on a rendered clearance). At ``rest_speed``: 2.5 times it saved 1.2 ms a
+            720p frame but froze a red creeping into a pocket (Task2 clip 23 lost its pot).
     """
 
     thumb: float = 0.125
@@ -120,7 +121,7 @@ class ScheduleConfig:
     settle_every: int = 3
     settle_for: int = 30
     settle_move: float = 0.03
-    roll_speed: float = 1.0
+    roll_speed: float = 0.4
     settle_look: float = 10.0
     pack_radii: float = 2.5
     pack_speed: float = 0.5
@@ -212,6 +213,9 @@ class VideoTracker:
         # is where it was).
         self._resting = np.zeros(len(tracker.state.names), np.int64)
         self._rolled = np.zeros(len(tracker.state.names), bool)
+        # Per ball, whether it was struck (the cue ball's departure found) since it last settled:
+        # a cue ball rolls only after a stroke; before one, a hand moves it.
+        self._struck_white = np.zeros(len(tracker.state.names), bool)
         self._heading = np.zeros((len(tracker.state.names), 2))
         self._settle_at = np.full((len(tracker.state.names), 2), np.nan)
         # Per ball, the summed pull of the changes round it while it rested disturbed (see
@@ -375,6 +379,7 @@ class VideoTracker:
                         self._resting[i] = 0
                 self._resting[i] += 1
                 self._rolled[i] &= self._resting[i] < sch.settle_for
+                self._struck_white[i] &= self._rolled[i]
                 carried = BallDetections.build(at, state.radius[i : i + 1], colour=state.colour[i : i + 1])
                 held.append(carried)
                 held_looks.append(state.appearance[i : i + 1])
@@ -395,7 +400,8 @@ class VideoTracker:
                 self._cue_side[i] = 0.0
             self._ref[i] = thumb
             self._settled[i] = False
-            self._rolled[i] = speed[i] >= sch.roll_speed or (self._rolled[i] and not quiet)
+            rolling = speed[i] >= sch.roll_speed and (state.names[i] != CUE_BALL or self._struck_white[i])
+            self._rolled[i] = rolling or (self._rolled[i] and not quiet)
             if speed[i] >= sch.roll_speed:
                 self._heading[i] = state.vel[i] / speed[i]
             disturbed[i] = cue or alone
@@ -426,6 +432,7 @@ class VideoTracker:
                         found = left
                         self._left.append(left)
                         self.departed[i] = True
+                        self._struck_white[i] = True
                 parts.append(found)
                 looks.append(np.full((len(found), 3), np.nan))
                 self.local_searches += 1
