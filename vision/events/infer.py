@@ -19,7 +19,9 @@ VIDEO --events -`` can be piped into the referee. It alternates between two phas
   touching threshold, with samples that vary enough for averaging to help, holds the rest
   for longer (up to 1.5 s) to average the noise down. A "stroke" in which the white got
   where it ends without a path (a jump in one frame, touching nothing: the tracker
-  re-finding it; or seen only at both ends with a gap between: a hand) is a ``place``.
+  re-finding it; a leap off its spot onto a hand it then followed; or seen only at both ends
+  with a gap between: a hand) is a ``place``, and one that ends back on its spot touching
+  nothing (a cue tip dragged its track away and let go) is nothing at all.
 
 The log starts with a ``frame_start`` holding the first still position seen (a white not on
 the cloth is in hand). Touching balls (Section 3 Rule 13) are measured at each rest from the
@@ -472,13 +474,16 @@ class EventInferer:
             rolled = self._jumped(outcome.events, frames, window)
         if rolled is not None:
             # The white in hand nudged round the D by a hand, or re-found by the tracker a
-            # jump away: a placement, not a stroke.
+            # jump away: a placement, not a stroke. Back where it rested, nothing happened.
+            back = float(np.hypot(*(rolled - self.rest[w]))) <= cfg.place_mm
             self.rest[w] = rolled
             self.phase = Phase.AT_REST
             self._frames = self._frames[-cfg.rest_frames :]
             self._stroke_from = 0
             self._settled_at = None
             self._handled[:] = False
+            if back:
+                return []
             return [Place(t=max(window[0].t, self._t_last), ball="white", position=_xy(rolled))]
         positions: dict[str, tuple[float, float]] = {}
         for b, name in enumerate(self.names):
@@ -563,8 +568,14 @@ class EventInferer:
             return None
         cfg = self.cfg
         total = float(np.hypot(*(mean - self.rest[w])))
-        if total <= cfg.move_mm:
-            return None
+        touched = any(not isinstance(e, Strike) for e in events)
+        if total <= cfg.place_mm:
+            # Left its spot by half a radius (the strike test) and back on it, touching
+            # nothing: a ball rolling free never turns back (a cue's draw slows it, no cue
+            # gives the spin to reverse it), so the track left it, not the ball (a cue tip
+            # over the white dragged its measured centre away and let go: a rendered clearance
+            # called a miss on a white that never moved).
+            return mean if not touched and self._others_stayed(window) else None
         seen = [f for f in frames if f.seen[w]]
         off = [float(np.hypot(*(f.position[w] - self.rest[w]))) > cfg.still_mm for f in seen]
         if any(off):
@@ -572,8 +583,10 @@ class EventInferer:
             near_end = all(float(np.hypot(*(f.position[w] - mean))) <= cfg.strike_mm for f in seen[k:])
             if near_end and k > 0 and seen[k].index - seen[k - 1].index > 2 and self._others_stayed(window):
                 return mean  # out of sight, then seen only about where it ends: carried
-        if any(not isinstance(e, Strike) for e in events):
+        if touched:
             return None
+        if self._leapt(seen, mean) and self._others_stayed(window):
+            return mean
         for a, b in itertools.pairwise(seen):
             if b.index - a.index != 1:
                 continue
@@ -584,16 +597,49 @@ class EventInferer:
                     return mean
         return None
 
+    def _leapt(self, seen: Sequence[_Frame], end: FloatArray) -> bool:
+        """Whether the white's track left its rest position faster than the ball then went on:
+        its step off the spot (per frame, across any frames it went unmeasured) more than
+        twice its next step, by more than the noise of both, and landing nearer ``end`` (where
+        it comes to rest) than half its whole move, in a stroke that touched nothing. (A track
+        that jumps onto the cue behind the white and comes back to follow the ball lands
+        elsewhere: that stroke stands.)
+
+        Why: between contacts only the cloth slows a ball, by at most ``SLIDING_FRICTION * g``
+        (a few millimetres a second in one frame), so a struck white's second step is nearly as
+        long as its first. A track that jumps off the resting white onto a cue's tip or a
+        bridge hand a few pixels away (the far end of a broadcast view: 40 cm in two frames)
+        and then follows the hand about at a hand's pace did not follow a ball.
+        """
+        cfg = self.cfg
+        w = self._white
+        off = [float(np.hypot(*(f.position[w] - self.rest[w]))) > cfg.still_mm for f in seen]
+        if not any(off):
+            return False
+        k = off.index(True)
+        if k == 0 or k + 1 >= len(seen):
+            return False
+        a, b, c = seen[k - 1], seen[k], seen[k + 1]
+        first = float(np.hypot(*(b.position[w] - a.position[w]))) / (b.index - a.index)
+        then = float(np.hypot(*(c.position[w] - b.position[w]))) / (c.index - b.index)
+        total = float(np.hypot(*(end - self.rest[w])))
+        landed = float(np.hypot(*(b.position[w] - end))) < 0.5 * total
+        return landed and first > 2.0 * then + 2.0 * cfg.move_mm
+
     def _others_stayed(self, window: Sequence[_Frame]) -> bool:
         """Whether the white was in hand (only a hand moves it then) or every other ball
         still rests where it rested before: a white lost for its whole roll that stopped
-        dead behind the ball it hit moved that ball; a hand moves nothing else."""
+        dead behind the ball it hit moved that ball; a hand moves nothing else. A ball unseen
+        through the window that the tracker still holds on the table (a red inside the pack)
+        is where the tracker holds it."""
         if self._in_hand:
             return True
         for b in range(len(self.names)):
             if b == self._white or np.isnan(self.rest[b, 0]):
                 continue
             mean = self._still_mean(window, b, min_seen=1, creep=False)
+            if mean is None and all(f.state[b] == TrackState.PREDICTED for f in window):
+                mean = window[-1].position[b]
             if mean is None or float(np.hypot(*(mean - self.rest[b]))) > self.cfg.place_mm:
                 return False
         return True
