@@ -216,6 +216,17 @@ class VideoTracker:
         # Per ball, whether it was struck (the cue ball's departure found) since it last settled:
         # a cue ball rolls only after a stroke; before one, a hand moves it.
         self._struck_white = np.zeros(len(tracker.state.names), bool)
+        # Per ball, where it was last carried at rest (NaN: not resting, or struck since): the
+        # cue's tip, the player's hand and sleeve touch a resting ball's blob and drag every
+        # measurement of it by a pixel or two, and measured afresh each frame from where the
+        # last one put it, the drags added up (sample 05: the white crept 25 mm, a phantom
+        # stroke; the pink followed the sleeve off the table). Held to this spot until it truly
+        # leaves (struck, or moved by a hand more than ``hold_radii``).
+        self._anchor = np.full((len(tracker.state.names), 2), np.nan)
+        self._hold_at = np.full((len(tracker.state.names), 2), np.nan)
+        # Per cue ball, the spot its stroke left (NaN: none since it settled): a slow white's
+        # heading, for the creep test, is from there (its measured velocity wobbles across).
+        self._origin = np.full((len(tracker.state.names), 2), np.nan)
         self._heading = np.zeros((len(tracker.state.names), 2))
         self._settle_at = np.full((len(tracker.state.names), 2), np.nan)
         # Per ball, the summed pull of the changes round it while it rested disturbed (see
@@ -278,7 +289,11 @@ class VideoTracker:
                 det = det.with_colour(np.where(shadowed, UNKNOWN, det.colour), det.confidence)
         keep = _dedupe(det)
         det, app = det[keep], app[keep]
-        det = hold(det, state.pos[disturbed], state.radius[disturbed] * sch.hold_radii)
+        # A cue ball whose departure was found is not held: its streak's first frame can lie
+        # nearer its spot than ``hold_radii`` (a gentle stroke), and put back there, the white
+        # was found resting, re-measured off its spot and frozen there while it rolled on.
+        disturbed &= ~self.departed
+        det = hold(det, self._hold_at[disturbed], state.radius[disturbed] * sch.hold_radii)
         todo = ~np.all(np.isfinite(app), axis=1)
         if np.any(todo):
             app[todo] = disc_appearance(frame, det.pixel[todo], det.radius[todo])
@@ -346,6 +361,10 @@ class VideoTracker:
                 continue
             u, v = state.pos[i]
             r = state.radius[i]
+            self._hold_at[i] = state.pos[i]
+            anchored = self._anchored(state, i)
+            if anchored:
+                self._hold_at[i] = self._anchor[i]
             reach = sch.margin_radii * r + 1.5 * speed[i]
             tx0, ty0 = int(max(0, (u - reach) * sch.thumb)), int(max(0, (v - reach) * sch.thumb))
             tx1, ty1 = int(min(tw, (u + reach) * sch.thumb + 1)), int(min(th, (v + reach) * sch.thumb + 1))
@@ -362,6 +381,8 @@ class VideoTracker:
                     self._resting[i] = 0
                     self._cloth_at[i] = _ring(frame, at[0], float(r), self.region)
                     rested = self._settle(frame, i, at[0], float(r), int(state.colour[i]))
+                    if anchored:
+                        rested = self._anchor[i].copy()
                     if rested is not None:
                         at = rested[None, :]
                         self._settle_at[i] = rested
@@ -371,6 +392,9 @@ class VideoTracker:
                     and self._resting[i] % sch.settle_every == 0
                 ):
                     rested = self._settle(frame, i, at[0], float(r), int(state.colour[i]))
+                    away = at[0] - self._origin[i]
+                    if np.all(np.isfinite(away)) and float(np.hypot(*away)) > 0:
+                        self._heading[i] = away / float(np.hypot(*away))
                     if rested is not None and _creeps(rested - at[0], self._heading[i], sch.settle_move * r):
                         # Still creeping: measured where it is now, watched from this frame on.
                         at = rested[None, :]
@@ -380,6 +404,9 @@ class VideoTracker:
                 self._resting[i] += 1
                 self._rolled[i] &= self._resting[i] < sch.settle_for
                 self._struck_white[i] &= self._rolled[i]
+                if not self._rolled[i]:
+                    self._origin[i] = np.nan
+                self._anchor[i] = at[0]
                 carried = BallDetections.build(at, state.radius[i : i + 1], colour=state.colour[i : i + 1])
                 held.append(carried)
                 held_looks.append(state.appearance[i : i + 1])
@@ -388,8 +415,11 @@ class VideoTracker:
             # gently at times (a kiss of a fraction of a radius a frame), and must follow at once
             # when one comes near it; with none near, the motion round it is a player, a cue or a
             # hand, which drag its searched centre as they drag the cue ball's.
-            cue = still and state.names[i] == CUE_BALL
-            alone = still and not cue and not self._struck(state, i, speed)
+            # The cue ball stays addressed while the cue or the hand hides it (unseen, but it
+            # never moved): searched only round its spot, it took the player's sleeve beside it
+            # for itself (sample 05: a phantom stroke 0.7 s before the real one).
+            cue = state.names[i] == CUE_BALL and (speed[i] < sch.rest_speed or anchored)
+            alone = (still or anchored) and not cue and not self._struck(state, i, speed)
             # Where the changes round it came from before this frame (this frame's own change is
             # the ball leaving when it is struck).
             side = self._cue_side[i].copy()
@@ -433,6 +463,29 @@ class VideoTracker:
                         self._left.append(left)
                         self.departed[i] = True
                         self._struck_white[i] = True
+                        self._anchor[i] = np.nan
+                        # Struck, it rolls however slowly it is measured to go (a gentle stroke
+                        # along the table at the far end of a steep view: a third of a pixel a
+                        # frame), and is re-settled while it creeps on (see ``settle_for``).
+                        self._rolled[i] = True
+                        self._origin[i] = state.pos[i]
+                    elif state.unseen[i] > 0:
+                        # Hidden on its spot: nothing that left it looks like the ball.
+                        found = found[_near_rows(found.pixel, self._hold_at[i], sch.hold_radii * r)]
+                elif alone and anchored and len(found):
+                    # No ball can reach it, so it is where it rests: what its search finds farther
+                    # off is the part of it a sleeve or a hand leaves uncovered, or that cover,
+                    # unless it looks as the ball does, whole (a ball creeping on to rest when
+                    # the video began).
+                    far = ~_near_rows(found.pixel, self._hold_at[i], sch.hold_radii * r)
+                    if np.any(far):
+                        look = disc_appearance(frame, found.pixel[far], found.radius[far])
+                        whole = (
+                            np.linalg.norm((look - state.appearance[i]) * _LAB_W, axis=1) < sch.settle_look
+                        )
+                        keep = ~far
+                        keep[np.flatnonzero(far)[whole]] = True
+                        found = found[keep]
                 parts.append(found)
                 looks.append(np.full((len(found), 3), np.nan))
                 self.local_searches += 1
@@ -455,6 +508,17 @@ class VideoTracker:
         parts, looks = held + parts, held_looks + looks
         app = np.concatenate(looks) if looks else np.zeros((0, 3))
         return concat(parts), app, disturbed
+
+    def _anchored(self, state: TrackerState, i: int) -> bool:
+        """Whether ball ``i`` is still within ``hold_radii`` of where it was last carried at rest
+        (see ``_anchor``); a ball farther off has been moved and rests anew when it stops."""
+        a = self._anchor[i]
+        if not np.all(np.isfinite(a)):
+            return False
+        near = float(np.hypot(*(state.pos[i] - a))) < self.schedule.hold_radii * float(state.radius[i])
+        if not near:
+            self._anchor[i] = np.nan
+        return near
 
     def _packed(self, state: TrackerState, i: int, speed: FloatArray) -> bool:
         """Whether ball ``i`` of known colour, slow (unblurred), touches another ball of its colour
@@ -804,6 +868,11 @@ def _creeps(step: FloatArray, heading: FloatArray, least: float) -> bool:
 def _near(points: FloatArray, p: FloatArray, reach: float) -> bool:
     """Whether any of ``points`` lies within ``reach`` of ``p``."""
     return bool(len(points)) and bool(np.min(np.linalg.norm(points - p, axis=1)) < reach)
+
+
+def _near_rows(points: FloatArray, p: FloatArray, reach: float) -> npt.NDArray[np.bool_]:
+    """Which of ``points`` lie within ``reach`` of ``p``."""
+    return np.asarray(np.linalg.norm(points - p, axis=1) < reach, dtype=bool)
 
 
 def _dedupe(det: BallDetections) -> npt.NDArray[np.bool_]:
