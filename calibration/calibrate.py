@@ -6,7 +6,7 @@ handedness is fixed: once the baulk end is known, the yellow side follows). The 
 fix the camera up to turning the table end for end; the baulk-line and the D, searched at both
 ends in rectified patches (:mod:`calibration.rectified`), decide which end is baulk; then noses,
 baulk-line and D are fitted jointly (:mod:`calibration.fit`), with lens distortion only where
-it explains the markings significantly better (:func:`_distortion_earned`).
+it explains the markings significantly better (:mod:`calibration.lens`).
 
 Confidence is the agreement of independent evidence, not the fitter's own residual alone: the
 camera fitted to the cushions alone must put the baulk-line and D where they are seen, and the
@@ -46,10 +46,10 @@ from calibration.fit import (
     pose_from_homography,
     prior_focal,
     project_fit,
-    refocused,
     residuals_mm,
 )
 from calibration.homography import FloatArray, Homography, as_points
+from calibration.lens import BEND_SEARCH_MM, BENT_SEARCH_GAIN, bend_shift_mm, per_point_cost, with_lens
 from calibration.markings import (
     Cloth,
     ToImage,
@@ -91,28 +91,6 @@ FINAL_REACH = 120.0
 #: the cushions' edge offsets: held-out synthetic seed 2141, 11 mm). The points themselves still
 #: pass the ridge test and the curve fit of :func:`calibration.rectified.baulk_points`.
 FINAL_MIN_SCORE = 2.0
-
-#: A distortion term is kept only if it explains this many times the residual variance of one
-#: observation (an F-test for one added parameter, at far beyond the usual significance): the
-#: markings' own noise (half a pixel where a pixel is a centimetre) can hide a real lens bend
-#: from a ratio test, and a bend that explains nothing must not be fitted to noise.
-DISTORTION_EVIDENCE = 10.0
-
-
-def _distortion_earned(plain: CameraFit, bent: CameraFit, count: int) -> bool:
-    """Whether the distortion term explains the markings significantly better: the drop of the
-    robust cost over every point, in units of one point's cost under the bent lens. On every
-    point, not the inliers' RMS: a bend that brings back edge points a straight model left
-    beyond the inlier gate (the ends of a bowed cushion) showed no gain there (synthetic
-    k1 = -0.23 was refused at F = 2).
-
-    No separate limit on inliers lost: the robust cost already charges a point the bend pushes
-    out (soft-L1 grows with it), so a bend passes only if its net gain is worth ten points. A
-    2% inlier-loss gate beside it refused synthetic seed 81's bend, which explained 206 points'
-    worth of cost and lost 2.4% of inliers: 9.1 mm on the cloth straight, 2.7 mm bent."""
-    per_point = max(bent.robust_cost / max(count, 1), 1e-9)
-    explained = (plain.robust_cost - bent.robust_cost) / per_point
-    return explained > DISTORTION_EVIDENCE
 
 
 @dataclass(frozen=True)
@@ -645,6 +623,25 @@ def _settle_end(
     return fit, cushion, ends, scores, choice
 
 
+def _final_search(
+    image: UInt8Array, cloth: Cloth, size: tuple[int, int], fit: CameraFit, cushion: dict[str, FloatArray]
+) -> tuple[CameraFit, Observations]:
+    """Step 5: the cushion edges, baulk-line, D and middle pockets searched once more around
+    ``fit``, and the camera fitted to them (bent where the bend earns it,
+    :func:`calibration.lens.with_lens`), with the observations it was fitted to. ``cushion``:
+    the earlier search's edges, kept on a side this one (almost) lost (:func:`_kept`)."""
+    project = _projector(fit)
+    # The final search is centred on each cushion's own nose: a side whose edge was found at the
+    # rail is searched again, around the other sides' nose offset, in the wider window.
+    cushion = _kept(
+        _noses(image, cloth, project, NARROW, 40.0, fit.centre, _snapped(fit.edge_offsets)), cushion
+    )
+    final = end_patch(image, project, False, FINAL_REACH)
+    line, arc = _marks(final, project, *marking_score(final), FINAL_MIN_SCORE)
+    obs = Observations(cushion=cushion, baulk=line, d_arc=arc, middle=middle_points(image, project))
+    return with_lens(obs, size, fit_camera(obs, size, fit.params, distortion=False)), obs
+
+
 def _calibrate(image: UInt8Array) -> Calibration:
     if image.ndim != 3 or image.shape[2] != 3:
         raise BaulklineError(f"expected a colour (H, W, 3) image, got shape {image.shape}")
@@ -687,31 +684,19 @@ def _calibrate(image: UInt8Array) -> Calibration:
         cushion = {_OPPOSITE[side]: pts for side, pts in cushion.items()}
     cushion_fit = fit
     # 4. Joint fit (the middle pockets halve the table's length: see calibration.pockets).
-    obs = Observations(cushion=cushion, baulk=line, d_arc=arc, middle=middle_points(image, _projector(fit)))
-    fit = fit_camera(obs, size, fit.params, distortion=False, iterations=12)  # refitted in step 5
-    # 5. Once more, around the joint camera, with the tight windows.
-    project = _projector(fit)
-    # The final search is centred on each cushion's own nose: a side whose edge was found at the
-    # rail is searched again, around the other sides' nose offset, in the wider window.
-    cushion = _kept(
-        _noses(image, cloth, project, NARROW, 40.0, fit.centre, _snapped(fit.edge_offsets)), cushion
+    joint_obs = Observations(
+        cushion=cushion, baulk=line, d_arc=arc, middle=middle_points(image, _projector(fit))
     )
-    final = end_patch(image, project, False, FINAL_REACH)
-    line, arc = _marks(final, project, *marking_score(final), FINAL_MIN_SCORE)
-    obs = Observations(cushion=cushion, baulk=line, d_arc=arc, middle=middle_points(image, project))
-    fit = fit_camera(obs, size, fit.params, distortion=False)
-    # Distortion must earn its place: it is kept only if it explains the markings better. The
-    # straight lens's focal length is no start for a bent one: a barrel bend seen through a
-    # straight lens looks like a longer lens further away (synthetic seed 25: 6900 px for a true
-    # 720), and from there the fit can stop in another valley. So it starts from that camera
-    # and from one with the prior field of view that sees the cloth the same way; the lower
-    # robust cost wins.
-    bent = min(
-        (fit_camera(obs, size, p, distortion=True) for p in (fit.params, refocused(fit, prior_focal(size)))),
-        key=lambda b: b.robust_cost,
-    )
-    if _distortion_earned(fit, bent, obs.count):
-        fit = bent
+    joint = fit_camera(joint_obs, size, fit.params, distortion=False, iterations=12)  # refitted in step 5
+    # 5. Once more, around the joint camera, with the tight windows. Where the camera fitted
+    # there is so bent that it moves the cushion lines beyond the windows' reach from where the
+    # straight joint camera put them, once more around the joint camera refitted with a bent
+    # lens, and that search is kept only where its points fit far better (calibration.lens).
+    fit, obs = _final_search(image, cloth, size, joint, cushion)
+    if fit.k1 != 0.0 and bend_shift_mm(joint, fit, size) > BEND_SEARCH_MM:
+        bent, bent_obs = _final_search(image, cloth, size, with_lens(joint_obs, size, joint), cushion)
+        if per_point_cost(bent, bent_obs) < BENT_SEARCH_GAIN * per_point_cost(fit, obs):
+            fit, obs = bent, bent_obs
     check_lens(float(fit.camera_matrix[0, 0]), size[0])
     confidence = _confidence(fit, obs, contrast, disagreement_mm(cushion_fit, obs))
     cal = _from_fit(fit, size, confidence)
