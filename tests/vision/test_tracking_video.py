@@ -143,3 +143,46 @@ def test_white_brighter_than_remembered_is_found(share: float) -> None:
     found = search(img, (0, 0, 120, 100), remembered, R).pixel
     assert len(found) == 1
     assert np.linalg.norm(found[0] - np.array([60.0, 50.0])) < 1.5
+
+
+class _Counting(_Exact):
+    """An exact detector that counts the times it is asked."""
+
+    def __init__(self, centre: tuple[float, float], colour: int) -> None:
+        super().__init__(centre, colour)
+        self.calls = 0
+
+    def detect(self, image: Image, roi: tuple[int, int, int, int] | None = None) -> BallDetections:
+        self.calls += 1
+        return super().detect(image, roi)
+
+
+@pytest.mark.parametrize("creeps", [False, True])
+def test_a_ball_at_rest_is_re_measured_only_while_its_picture_changes(creeps: bool) -> None:
+    """A ball that rolled to rest is re-measured every ``settle_every`` frames for ``settle_for``
+    frames while it may still creep; with the picture round it unchanged the detector would say
+    what it said, so it is not asked again (a 720p frame of re-settling cost 1.2 ms)."""
+    sch = ScheduleConfig(full_every=0)
+    x = [100.0 + 1.5 * f for f in range(6)] + [108.0] * (sch.settle_for + 6)
+    if creeps:  # it creeps on a tenth of a pixel a frame: the picture keeps changing
+        x = x[:6] + [108.0 + 0.1 * k for k in range(sch.settle_for + 6)]
+    px = np.array([[x[0], 120.0]])
+    det = _Counting((x[0], 120.0), 1)
+    first = _frame(x[0])
+    seed = TrackerState.seed(
+        ["red1"], px, [R], colour=[1], appearance=disc_appearance(first, px, np.array([R]))
+    )
+    vt = VideoTracker(det, Tracker(seed), sch)
+    asked = []
+    for xf in x:
+        det.centre = (xf, 120.0)
+        before = det.calls
+        vt.process(_frame(xf))
+        asked.append(det.calls > before)
+    at_rest = asked[8:]
+    if creeps:
+        # Asked again each time the creep has changed the picture: it is followed to its end.
+        assert sum(at_rest) >= 3
+        assert abs(vt.tracker.state.pos[0, 0] - x[-1]) < 0.6
+    else:
+        assert sum(at_rest) <= 2

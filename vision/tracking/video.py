@@ -93,6 +93,11 @@ class ScheduleConfig:
             remembered look within which a blob the colour model names otherwise is still taken
             for it when it settles: under the spread of one ball's look across the table, far
             under a hand's or a cue's distance from any ball's.
+        settle_change: smallest grey-level change in the thumbnail round a carried ball, since the
+            detector last re-measured it, for which it is re-measured again (``settle_for``):
+            with the picture unchanged (within the codec's noise, 0-2 levels on the real
+            broadcast clips) the detector would say what it said, and asking it again for every
+            still ball cost 1.2 ms and more a 720p frame.
         roll_speed: speed (pixels per frame) from which an object ball counts as rolled, and is
             re-settled when it comes to rest (the cue ball only after its stroke's departure: a
             hand that places it moves it too, and a measurement dragged by the hand read as a
@@ -123,6 +128,7 @@ class ScheduleConfig:
     settle_move: float = 0.03
     roll_speed: float = 0.4
     settle_look: float = 10.0
+    settle_change: float = 3.0
     pack_radii: float = 2.5
     pack_speed: float = 0.5
 
@@ -199,6 +205,10 @@ class VideoTracker:
         # Per ball, the thumbnail of the frame it was last measured in (None: never): a ball is
         # carried as resting only while its surroundings still match that frame.
         self._ref: list[npt.NDArray[np.int16] | None] = [None] * len(tracker.state.names)
+        # Per ball, the thumbnail of the frame the detector last re-measured it at rest in (see
+        # ``settle_change``; None: not since it last moved).
+        self._tried: list[npt.NDArray[np.int16] | None] = [None] * len(tracker.state.names)
+        self._tried_at = np.full((len(tracker.state.names), 2), np.nan)
         self.frames = 0
         self.full_detections = 0
         self.roi_detections = 0
@@ -373,6 +383,14 @@ class VideoTracker:
             quiet = ref is not None and not bool(
                 (np.abs(thumb[ty0:ty1, tx0:tx1] - ref[ty0:ty1, tx0:tx1]) > sch.change).any()
             )
+            tried = self._tried[i]
+            # Whether the thumbnail round it changed, or it was moved, since the detector last
+            # measured it at rest: if neither, the detector would say what it said then.
+            stir = (
+                tried is None
+                or not np.allclose(self._tried_at[i], state.pos[i], atol=1e-3)
+                or bool((np.abs(thumb[ty0:ty1, tx0:tx1] - tried[ty0:ty1, tx0:tx1]) > sch.settle_change).any())
+            )
             if still and quiet:
                 at = state.pos[i : i + 1]
                 self._carried[i] = True
@@ -381,6 +399,7 @@ class VideoTracker:
                     self._resting[i] = 0
                     self._cloth_at[i] = _ring(frame, at[0], float(r), self.region)
                     rested = self._settle(frame, i, at[0], float(r), int(state.colour[i]))
+                    self._tried[i], self._tried_at[i] = thumb, state.pos[i]
                     if anchored:
                         rested = self._anchor[i].copy()
                     if rested is not None:
@@ -390,8 +409,10 @@ class VideoTracker:
                     self._rolled[i]
                     and self._resting[i] < sch.settle_for
                     and self._resting[i] % sch.settle_every == 0
+                    and stir
                 ):
                     rested = self._settle(frame, i, at[0], float(r), int(state.colour[i]))
+                    self._tried[i], self._tried_at[i] = thumb, state.pos[i]
                     away = at[0] - self._origin[i]
                     if np.all(np.isfinite(away)) and float(np.hypot(*away)) > 0:
                         self._heading[i] = away / float(np.hypot(*away))
