@@ -243,3 +243,23 @@ def out_radius(balls: LiveBalls, k: int) -> float:
     video = balls._video
     assert video is not None
     return float(video.tracker.state.radius[k])
+
+
+def test_a_ball_gone_from_its_bare_spot_is_followed_into_its_streak() -> None:
+    """Struck by a white the tracker lost in its own streak, a resting black leaves its spot as
+    a faint streak: no tracked ball can reach it, but its spot shows bare cloth, so it left, and
+    its search's finds away from the spot are its streak (Task2 clip 6: held to its spot, the
+    black was never found again and its pot was missed)."""
+    black_bgr = (20, 20, 20)
+    black = np.array([[150.0, 110.0]])
+    clean = _table([((150, 110), black_bgr)], None)
+    vt = _resting(["black"], black, [COLOURS.index(Colour.BLACK)], clean)
+    streak = clean.copy()
+    streak[:] = CLOTH
+    # A streak four diameters long: each pixel is half ball, half cloth.
+    overlay = streak.copy()
+    cv2.ellipse(overlay, (215, 110), (round(4 * R), round(R)), 0, 0, 360, black_bgr, -1)
+    streak = cv2.addWeighted(overlay, 0.5, streak, 0.5, 0)
+    vt.process(streak)
+    out = vt.process(streak)
+    assert np.linalg.norm(out.pos[0] - black[0]) > 3 * R

@@ -439,8 +439,15 @@ class VideoTracker:
             # The cue ball stays addressed while the cue or the hand hides it (unseen, but it
             # never moved): searched only round its spot, it took the player's sleeve beside it
             # for itself (sample 05: a phantom stroke 0.7 s before the real one).
-            cue = state.names[i] == CUE_BALL and (speed[i] < sch.rest_speed or anchored)
-            alone = (still or anchored) and not cue and not self._struck(state, i, speed)
+            # Gone from its spot, which shows bare cloth (not covered by a hand, a cue or a
+            # sleeve): it was struck, whether or not the ball that struck it was seen (a fast
+            # white lost in its streak; Task2 clip 6: the black, held to its spot, lost its own
+            # streak; Task3 clip 16: the white, waiting for a departure, was never found again).
+            left = state.unseen[i] > 0 and not self._covered[i]
+            if left and state.names[i] == CUE_BALL:
+                left = self._bare(frame, state, i)  # (_hidden leaves the cue ball out)
+            cue = state.names[i] == CUE_BALL and (speed[i] < sch.rest_speed or anchored) and not left
+            alone = (still or anchored) and not cue and not left and not self._struck(state, i, speed)
             # Where the changes round it came from before this frame (this frame's own change is
             # the ball leaving when it is struck).
             side = self._cue_side[i].copy()
@@ -529,6 +536,16 @@ class VideoTracker:
         parts, looks = held + parts, held_looks + looks
         app = np.concatenate(looks) if looks else np.zeros((0, 3))
         return concat(parts), app, disturbed
+
+    def _bare(self, frame: Image, state: TrackerState, i: int) -> bool:
+        """Whether ball ``i``'s spot shows the cloth it rested on (within ``cover``); unknown
+        cloth counts as bare (the ball is then searched as before)."""
+        if not np.all(np.isfinite(self._cloth_at[i])):
+            return True
+        look = disc_appearance(frame, state.pos[i : i + 1], state.radius[i : i + 1])[0]
+        if not np.all(np.isfinite(look)):
+            return True
+        return float(np.linalg.norm((look - self._cloth_at[i]) * _LAB_W)) <= self.schedule.cover
 
     def _anchored(self, state: TrackerState, i: int) -> bool:
         """Whether ball ``i`` is still within ``hold_radii`` of where it was last carried at rest
