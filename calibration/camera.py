@@ -208,12 +208,36 @@ class Camera:
         k = self.intrinsics.matrix
         target = (px - [k[0, 2], k[1, 2]]) / [k[0, 0], k[1, 1]]
         guess = target.copy()
-        # Fixed-point iteration on the OpenCV model; converges for the lenses a table camera
-        # has (|k1| < 0.5) to far below a hundredth of a pixel in 30 steps.
-        for _ in range(30):
+        # Fixed-point iteration on the OpenCV model, then Newton's: the fixed point alone
+        # contracts by 1 - d(distortion)/dr, which near the image's corners under a strong
+        # barrel lens (k1 -0.2, a wide view) is 0.9 a step, and left a table corner beyond the
+        # frame 0.02 mm off after 30 steps; Newton's steps finish it to machine precision.
+        for _ in range(10):
             guess = guess + (target - self._distort_normalised(guess))
+        for _ in range(4):
+            guess = self._newton_step(guess, target)
         res: FloatArray = guess * [k[0, 0], k[1, 1]] + [k[0, 2], k[1, 2]]
         return res
+
+    def _newton_step(self, xy: FloatArray, target: FloatArray) -> FloatArray:
+        """One Newton step of ``distort(xy) = target`` (normalised coordinates); a point whose
+        Jacobian is singular (past the lens model's fold) stays where it is."""
+        k1, k2, p1, p2, k3 = self.intrinsics.dist
+        x, y = xy[:, 0], xy[:, 1]
+        r2 = x * x + y * y
+        radial = 1 + k1 * r2 + k2 * r2 * r2 + k3 * r2 * r2 * r2
+        slope = k1 + 2 * k2 * r2 + 3 * k3 * r2 * r2  # d radial / d r2
+        a = radial + 2 * x * x * slope + 2 * p1 * y + 6 * p2 * x
+        b = 2 * x * y * slope + 2 * p1 * x + 2 * p2 * y
+        d = radial + 2 * y * y * slope + 6 * p1 * y + 2 * p2 * x
+        det = a * d - b * b
+        res = self._distort_normalised(xy) - target
+        ok = np.abs(det) > 1e-12
+        safe = np.where(ok, det, 1.0)
+        dx = (d * res[:, 0] - b * res[:, 1]) / safe
+        dy = (a * res[:, 1] - b * res[:, 0]) / safe
+        out: FloatArray = xy - np.where(ok[:, None], np.stack([dx, dy], axis=1), 0.0)
+        return out
 
     def _distort_normalised(self, xy: FloatArray) -> FloatArray:
         k1, k2, p1, p2, k3 = self.intrinsics.dist

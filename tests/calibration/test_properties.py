@@ -68,9 +68,10 @@ def test_calibration_from_a_camera_projects_exactly_like_it(cam: Camera, z: floa
     # The centre, 4-7 m away, to a twentieth of a millimetre: the same degenerate-Euler digits.
     np.testing.assert_allclose(cal.camera_centre, cam.centre, atol=5e-2)
     px = cam.project(GRID, z)
-    # Back to the cloth through the lens model's fixed-point undistortion as well, which stops
-    # within a few thousandths of a pixel at a strong lens's corners: 0.0105 mm was seen once.
-    np.testing.assert_allclose(cal.pixels_to_table(px, z), GRID, atol=2e-2)
+    # Back to the cloth through the lens model's undistortion as well (Newton's steps finish it:
+    # the fixed point alone left 0.02 mm at a strong lens's corners); what is left is the
+    # degenerate Euler digits again (0.004 mm at zero tilt).
+    np.testing.assert_allclose(cal.pixels_to_table(px, z), GRID, atol=1e-2)
 
 
 @settings(max_examples=40, deadline=None)
