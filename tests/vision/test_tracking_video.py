@@ -163,9 +163,10 @@ def test_a_ball_at_rest_is_re_measured_only_while_its_picture_changes(creeps: bo
     frames while it may still creep; with the picture round it unchanged the detector would say
     what it said, so it is not asked again (a 720p frame of re-settling cost 1.2 ms)."""
     sch = ScheduleConfig(full_every=0)
-    x = [100.0 + 1.5 * f for f in range(6)] + [108.0] * (sch.settle_for + 6)
+    # It rolls 5 px a frame (plainly moving to the change test), stops, then stays or creeps.
+    x = [100.0 + 5.0 * f for f in range(6)] + [127.0] * (sch.settle_for + 6)
     if creeps:  # it creeps on a tenth of a pixel a frame: the picture keeps changing
-        x = x[:6] + [108.0 + 0.1 * k for k in range(sch.settle_for + 6)]
+        x = x[:6] + [127.0 + 0.1 * k for k in range(sch.settle_for + 6)]
     px = np.array([[x[0], 120.0]])
     det = _Counting((x[0], 120.0), 1)
     first = _frame(x[0])

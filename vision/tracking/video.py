@@ -234,6 +234,8 @@ class VideoTracker:
         # leaves (struck, or moved by a hand more than ``hold_radii``).
         self._anchor = np.full((len(tracker.state.names), 2), np.nan)
         self._hold_at = np.full((len(tracker.state.names), 2), np.nan)
+        # Per ball, frames it has been carried at its anchor since it first stopped there.
+        self._anchor_age = np.zeros(len(tracker.state.names), np.int64)
         # Per cue ball, the spot its stroke left (NaN: none since it settled): a slow white's
         # heading, for the creep test, is from there (its measured velocity wobbles across).
         self._origin = np.full((len(tracker.state.names), 2), np.nan)
@@ -400,7 +402,11 @@ class VideoTracker:
                     self._cloth_at[i] = _ring(frame, at[0], float(r), self.region)
                     rested = self._settle(frame, i, at[0], float(r), int(state.colour[i]))
                     self._tried[i], self._tried_at[i] = thumb, state.pos[i]
-                    if anchored:
+                    if anchored and self._anchor_age[i] >= sch.settle_for:
+                        # Long at rest there (an addressed white): the cue's tip by it drags the
+                        # detector's centre too. Within its first ``settle_for`` frames at rest a
+                        # ball may still creep on (sample 02's white, its stroke's departure
+                        # unseen, froze 4 px short and then jumped: read as a hand placing it).
                         rested = self._anchor[i].copy()
                     if rested is not None:
                         at = rested[None, :]
@@ -427,7 +433,10 @@ class VideoTracker:
                 self._struck_white[i] &= self._rolled[i]
                 if not self._rolled[i]:
                     self._origin[i] = np.nan
+                if not np.all(np.isfinite(self._anchor[i])):
+                    self._anchor_age[i] = 0
                 self._anchor[i] = at[0]
+                self._anchor_age[i] += 1
                 carried = BallDetections.build(at, state.radius[i : i + 1], colour=state.colour[i : i + 1])
                 held.append(carried)
                 held_looks.append(state.appearance[i : i + 1])
