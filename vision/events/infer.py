@@ -578,14 +578,14 @@ class EventInferer:
             return mean if not touched and self._others_stayed(window) else None
         seen = [f for f in frames if f.seen[w]]
         off = [float(np.hypot(*(f.position[w] - self.rest[w]))) > cfg.still_mm for f in seen]
-        if any(off):
-            k = off.index(True)
+        k = off.index(True) if any(off) else None  # its first sighting off the spot
+        if k is not None:
             near_end = all(float(np.hypot(*(f.position[w] - mean))) <= cfg.strike_mm for f in seen[k:])
             if near_end and k > 0 and seen[k].index - seen[k - 1].index > 2 and self._others_stayed(window):
                 return mean  # out of sight, then seen only about where it ends: carried
         if touched:
             return None
-        if self._leapt(seen, mean) and self._others_stayed(window):
+        if k is not None and self._leapt(seen, k, mean) and self._others_stayed(window):
             return mean
         for a, b in itertools.pairwise(seen):
             if b.index - a.index != 1:
@@ -597,11 +597,12 @@ class EventInferer:
                     return mean
         return None
 
-    def _leapt(self, seen: Sequence[_Frame], end: FloatArray) -> bool:
-        """Whether the white's track left its rest position faster than the ball then went on:
-        its step off the spot (per frame, across any frames it went unmeasured) more than
-        twice its next step, by more than the noise of both, and landing nearer ``end`` (where
-        it comes to rest) than half its whole move, in a stroke that touched nothing. (A track
+    def _leapt(self, seen: Sequence[_Frame], k: int, end: FloatArray) -> bool:
+        """Whether the white's track left its rest position (first off it at ``seen[k]``) faster
+        than the ball then went on: its step off the spot (per frame, across any frames it went
+        unmeasured) more than twice its next step, by more than the noise of both, and landing
+        nearer ``end`` (where it comes to rest) than half its whole move, in a stroke that
+        touched nothing. (A track
         that jumps onto the cue behind the white and comes back to follow the ball lands
         elsewhere: that stroke stands.)
 
@@ -613,10 +614,6 @@ class EventInferer:
         """
         cfg = self.cfg
         w = self._white
-        off = [float(np.hypot(*(f.position[w] - self.rest[w]))) > cfg.still_mm for f in seen]
-        if not any(off):
-            return False
-        k = off.index(True)
         if k == 0 or k + 1 >= len(seen):
             return False
         a, b, c = seen[k - 1], seen[k], seen[k + 1]
