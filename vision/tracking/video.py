@@ -385,14 +385,6 @@ class VideoTracker:
             quiet = ref is not None and not bool(
                 (np.abs(thumb[ty0:ty1, tx0:tx1] - ref[ty0:ty1, tx0:tx1]) > sch.change).any()
             )
-            tried = self._tried[i]
-            # Whether the thumbnail round it changed, or it was moved, since the detector last
-            # measured it at rest: if neither, the detector would say what it said then.
-            stir = (
-                tried is None
-                or not np.allclose(self._tried_at[i], state.pos[i], atol=1e-3)
-                or bool((np.abs(thumb[ty0:ty1, tx0:tx1] - tried[ty0:ty1, tx0:tx1]) > sch.settle_change).any())
-            )
             if still and quiet:
                 at = state.pos[i : i + 1]
                 self._carried[i] = True
@@ -415,7 +407,7 @@ class VideoTracker:
                     self._rolled[i]
                     and self._resting[i] < sch.settle_for
                     and self._resting[i] % sch.settle_every == 0
-                    and stir
+                    and self._stirred(i, state.pos[i], thumb, (tx0, ty0, tx1, ty1))
                 ):
                     rested = self._settle(frame, i, at[0], float(r), int(state.colour[i]))
                     self._tried[i], self._tried_at[i] = thumb, state.pos[i]
@@ -516,12 +508,8 @@ class VideoTracker:
                     # the video began).
                     far = ~_near_rows(found.pixel, self._hold_at[i], sch.hold_radii * r)
                     if np.any(far):
-                        look = disc_appearance(frame, found.pixel[far], found.radius[far])
-                        whole = (
-                            np.linalg.norm((look - state.appearance[i]) * _LAB_W, axis=1) < sch.settle_look
-                        )
                         keep = ~far
-                        keep[np.flatnonzero(far)[whole]] = True
+                        keep[np.flatnonzero(far)[self._looks_as(frame, found[far], i)]] = True
                         found = found[keep]
                 parts.append(found)
                 looks.append(np.full((len(found), 3), np.nan))
@@ -545,6 +533,25 @@ class VideoTracker:
         parts, looks = held + parts, held_looks + looks
         app = np.concatenate(looks) if looks else np.zeros((0, 3))
         return concat(parts), app, disturbed
+
+    def _stirred(
+        self, i: int, at: FloatArray, thumb: npt.NDArray[np.int16], window: tuple[int, int, int, int]
+    ) -> bool:
+        """Whether ball ``i``'s thumbnail ``window`` changed by more than ``settle_change``, or
+        the ball was moved (to ``at``), since the detector last measured it at rest: if neither,
+        the detector would say what it said then."""
+        tried = self._tried[i]
+        if tried is None or not np.allclose(self._tried_at[i], at, atol=1e-3):
+            return True
+        x0, y0, x1, y1 = window
+        return bool((np.abs(thumb[y0:y1, x0:x1] - tried[y0:y1, x0:x1]) > self.schedule.settle_change).any())
+
+    def _looks_as(self, frame: Image, found: BallDetections, i: int) -> npt.NDArray[np.bool_]:
+        """Which of ``found`` look as ball ``i`` has looked all along, whole (within
+        ``settle_look``): the ball itself, not a hand, a cue's tip or a part of the ball."""
+        look = disc_appearance(frame, found.pixel, found.radius)
+        ref = self.tracker.state.appearance[i]
+        return np.asarray(np.linalg.norm((look - ref) * _LAB_W, axis=1) < self.schedule.settle_look, bool)
 
     def _bare(self, frame: Image, state: TrackerState, i: int) -> bool:
         """Whether ball ``i``'s spot shows the cloth it rested on (within ``cover``); unknown
@@ -619,7 +626,6 @@ class VideoTracker:
         a ball gone (struck unseen, lifted), and the usual search takes over; so does a ball a
         moving ball can have reached (that ball may cover its spot as it leaves).
         """
-        sch = self.schedule
         speed = np.hypot(state.vel[:, 0], state.vel[:, 1])
         active = state.state != TrackState.ABSENT
         cand = (
@@ -633,9 +639,7 @@ class VideoTracker:
         for i in np.flatnonzero(cand):
             if self._struck(state, i, speed):
                 continue
-            look = disc_appearance(frame, state.pos[i : i + 1], state.radius[i : i + 1])[0]
-            if np.all(np.isfinite(look)):
-                out[i] = float(np.linalg.norm((look - self._cloth_at[i]) * _LAB_W)) > sch.cover
+            out[i] = not self._bare(frame, state, i)
         return out
 
     def _settle(self, frame: Image, i: int, at: FloatArray, r: float, colour: int) -> FloatArray | None:
@@ -664,9 +668,7 @@ class VideoTracker:
             # The colour model names a ball wrongly at times (a white in shade called brown on
             # sample 01, a dark brown called black on a broadcast render): a blob that looks as
             # the ball has looked all along is it; a hand or a cue's tip does not.
-            look = disc_appearance(frame, found.pixel, found.radius)
-            ref = self.tracker.state.appearance[i]
-            same = np.linalg.norm((look - ref) * _LAB_W, axis=1) < self.schedule.settle_look
+            same = self._looks_as(frame, found, i)
         found = found[same]
         if not len(found):
             return None
@@ -914,7 +916,7 @@ def _creeps(step: FloatArray, heading: FloatArray, least: float) -> bool:
 
 def _near(points: FloatArray, p: FloatArray, reach: float) -> bool:
     """Whether any of ``points`` lies within ``reach`` of ``p``."""
-    return bool(len(points)) and bool(np.min(np.linalg.norm(points - p, axis=1)) < reach)
+    return bool(_near_rows(points, p, reach).any())
 
 
 def _near_rows(points: FloatArray, p: FloatArray, reach: float) -> npt.NDArray[np.bool_]:
