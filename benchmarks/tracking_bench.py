@@ -22,9 +22,11 @@ from benchmarks.results import stamp, update_section
 from vision.detection.classical import ClassicalDetector
 from vision.source import FrameSource
 from vision.tracking.appearance import disc_appearance
+from vision.tracking.detection_sets import region_mask
+from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.start import initial_state
 from vision.tracking.tracker import Tracker, TrackerState
-from vision.tracking.video import ScheduleConfig, VideoTracker, region_mask
+from vision.tracking.video import VideoTracker
 from vision.tracks import TrackState
 
 FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage" / "broadcast-overhead"

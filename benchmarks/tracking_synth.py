@@ -28,9 +28,11 @@ from calibration.camera import Camera
 from calibration.table import TABLE
 from vision.detection.classical import ClassicalDetector
 from vision.source import FrameSource
+from vision.tracking.detection_sets import region_mask
+from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.start import initial_state
 from vision.tracking.tracker import Tracker
-from vision.tracking.video import ScheduleConfig, VideoTracker, region_mask
+from vision.tracking.video import VideoTracker
 from vision.tracks import Tracks, TrackState
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_videos"

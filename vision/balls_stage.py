@@ -33,10 +33,12 @@ from vision.detection.plane import jacobians
 from vision.events.infer import EventInferer
 from vision.pipeline import BallsInFrame
 from vision.source import WORK_WIDTH, Frame, work_size
+from vision.tracking.detection_sets import region_mask
 from vision.tracking.kernels import grid_bilinear
+from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.start import initial_state
 from vision.tracking.tracker import Tracker, TrackerConfig
-from vision.tracking.video import ScheduleConfig, VideoTracker, region_mask
+from vision.tracking.video import VideoTracker
 from vision.tracks import Tracks
 
 #: Systematic error of the gap between two resting balls (working pixels): each ball's shade

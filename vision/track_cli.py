@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.balls_stage import LiveBalls
     from vision.pipeline import TrackEvents
     from vision.source import FrameSource
-    from vision.tracking.video import ScheduleConfig
+    from vision.tracking.schedule import ScheduleConfig
 
     source = FrameSource(str(args.video))
     source.open()

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from vision.detection.detections import BallDetections
-from vision.tracking.video import _purity, _shadowed, hold
+from vision.tracking.departure import purity
+from vision.tracking.detection_sets import hold, shadowed
 
 R = 10.0
 
@@ -45,9 +46,9 @@ def test_hold_with_nothing_to_hold() -> None:
         ((200.0, 150.0, 160.0), 1.0, False),  # skin: off the segment in chroma
     ],
 )
-def test_purity(look: tuple[float, float, float], t: float, pure: bool) -> None:
+def testpurity(look: tuple[float, float, float], t: float, pure: bool) -> None:
     ball, cloth = np.array([200.0, 128.0, 128.0]), np.array([100.0, 72.0, 182.0])
-    got_t, off = _purity(np.array([look]), ball, cloth)
+    got_t, off = purity(np.array([look]), ball, cloth)
     assert got_t[0] == pytest.approx(t, abs=0.15)
     assert bool(off[0] < 0.2) is pure
 
@@ -56,4 +57,4 @@ def test_shadowed() -> None:
     """A whole-table detection on a ball's own measurement is shadowed; a lone one is not."""
     det = BallDetections.build(np.array([[10.0, 10.0], [100.0, 10.0], [12.0, 11.0]]), np.full(3, R))
     whole = np.array([True, True, False])
-    assert _shadowed(det, whole).tolist() == [True, False, False]
+    assert shadowed(det, whole).tolist() == [True, False, False]

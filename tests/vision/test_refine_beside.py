@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from vision.detection.classical import BESIDE_MAX_MOVE, learn_model, refine_beside
 from vision.detection.cloth import ClothModel
-from vision.tracking.video import ScheduleConfig, _creeps
+from vision.tracking.schedule import ScheduleConfig
+from vision.tracking.video import _creeps
 
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]

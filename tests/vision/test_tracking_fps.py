@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from calibration.table import Colour
 from vision.detection.detections import COLOURS, BallDetections
 from vision.tracking.motion import REFERENCE_FPS, MotionConfig
+from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.tracker import TrackerConfig, TrackerState, step
-from vision.tracking.video import ScheduleConfig
 from vision.tracks import TrackState
 
 BLUE = COLOURS.index(Colour.BLUE)

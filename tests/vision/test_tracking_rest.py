@@ -16,8 +16,10 @@ from vision.balls_stage import LiveBalls
 from vision.detection.detections import COLOURS, BallDetections
 from vision.source import FrameSource
 from vision.tracking.appearance import disc_appearance
+from vision.tracking.departure import change_pull
+from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.tracker import Tracker, TrackerConfig, TrackerState, step
-from vision.tracking.video import ScheduleConfig, VideoTracker, _change_pull
+from vision.tracking.video import VideoTracker
 from vision.tracks import TrackState
 
 R = 10.0
@@ -135,7 +137,7 @@ def test_change_pull_points_to_the_side_that_changed(side: tuple[int, int], sign
     cx, cy = int((at[0] + 3 * R * side[0]) * sch.thumb), int((at[1] + 3 * R * side[1]) * sch.thumb)
     after[cy, cx] = 200
     after[int(at[1] * sch.thumb), int(at[0] * sch.thumb)] = 200
-    pull = _change_pull(after, before, sch, at, R)
+    pull = change_pull(after, before, sch, at, R)
     k = 0 if side[0] else 1
     assert np.sign(pull[k]) == sign
     assert abs(pull[1 - k]) < abs(pull[k])
@@ -144,7 +146,7 @@ def test_change_pull_points_to_the_side_that_changed(side: tuple[int, int], sign
 def test_no_change_no_pull() -> None:
     sch = ScheduleConfig()
     thumb = np.full((30, 40), 60, np.int16)
-    assert np.all(_change_pull(thumb, thumb, sch, np.array([160.0, 120.0]), R) == 0)
+    assert np.all(change_pull(thumb, thumb, sch, np.array([160.0, 120.0]), R) == 0)
 
 
 @pytest.mark.parametrize("unseen", [2, 4])

@@ -10,8 +10,9 @@ import pytest
 from vision.detection.detections import BallDetections
 from vision.tracking.appearance import disc_appearance
 from vision.tracking.local import search
+from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.tracker import Tracker, TrackerState
-from vision.tracking.video import ScheduleConfig, VideoTracker
+from vision.tracking.video import VideoTracker
 
 R = 10.0
 CLOTH = (40, 160, 30)

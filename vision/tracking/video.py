@@ -10,7 +10,7 @@ births, re-acquisitions and lifted balls are still found.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
 import cv2
@@ -21,9 +21,20 @@ from calibration.table import Colour
 from vision.detection.detections import UNKNOWN, BallDetections, BallDetector
 from vision.source import thumbnail
 from vision.tracking.appearance import disc_appearance
+from vision.tracking.departure import LAB_W, change_pull, find_departure
+from vision.tracking.detection_sets import (
+    concat,
+    dedupe,
+    hold,
+    merge_windows,
+    near,
+    near_rows,
+    shadowed,
+    window,
+)
 from vision.tracking.local import search
-from vision.tracking.motion import REFERENCE_FPS, frames_at
 from vision.tracking.physics import Cushions
+from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.tracker import Tracker, TrackerState
 from vision.tracks import TrackState
 
@@ -32,127 +43,6 @@ Image = npt.NDArray[np.uint8]
 
 #: The event-log name of the cue ball, the one ball the cue touches.
 CUE_BALL = Colour.WHITE.value
-
-
-@dataclass(frozen=True)
-class ScheduleConfig:
-    """When and where to detect.
-
-    Attributes:
-        thumb: thumbnail scale for the change test (1/8: 160x90 for 720p).
-        change: grey-level change (0..255) in the thumbnail that counts as motion.
-        full_every: frames between whole-table detections (0: never periodically).
-        margin_radii: ROI margin around a gate, in ball radii.
-        rest_speed: speed (pixels per frame) under which a ball counts as at rest.
-        lost_full: unseen frames after which a lost ball is no longer searched locally but by
-            whole-table searches.
-        lost_every: frames between whole-table searches while a ball is lost.
-        cloth: Lab colour of the cloth for the local search (None: each window's median).
-        streak_mix: smallest share of the ball's colour in a pixel when the ball is unseen or
-            fast (a streak ``k`` diameters long gives each pixel about ``1/k``; 0.25 keeps a
-            ball at four diameters a frame, 10 m/s at 60 fps).
-        blur_radii: speed (ball radii per frame) from which a ball is searched as a streak
-            (``streak_mix``); slower balls are searched with the resting share, which keeps
-            a slow object ball off a cue or a hand beside it (on Task3, 0.5 lost clip 25's ball).
-        hold_radii: a resting cue ball with motion around it, or an object ball no moving ball can
-            reach (:meth:`VideoTracker._struck`), is measured where it rests unless it is found
-            farther than this (ball radii) from there: a cue tip or a hand touching its
-            blob drags the blob's centre by a fraction of a radius, and the stroke's first
-            frame moves a struck ball more than that.
-        strike_radii: farthest (ball radii) a cue ball that left its spot is looked for in the
-            stroke's first frame (0: never): the strike falls inside the exposure, so the first
-            frame shows at most part of a frame's travel; 5 keeps a 4 m/s stroke at 30 fps, and
-            on Task3 a reach of 10 took the bridge hand's fingers for the white in two clips.
-        side_decay: share of the remembered side of the changes round a disturbed resting cue ball
-            kept per frame it is disturbed again (the latest, the cue's feathering, count most;
-            a hand that placed the ball seconds before, least).
-        pack_radii: centre distance (ball radii) within which two balls touch, for the pack test
-            (:meth:`VideoTracker._packed`).
-        pack_speed: fastest a ball in a pack is measured by the detector (ball radii a frame): faster
-            it is blurred, a streak the detector does not find. Not scaled with the frame rate: the
-            blur is the travel in one exposure, a frame.
-        cover: weighted Lab distance (lightness counts half) from the cloth beside a resting
-            ball at which its spot, with no ball measured there, counts as covered (see
-            :meth:`VideoTracker._hidden`).
-        purity: largest distance off the cloth-to-ball colour segment, as a share of the
-            segment, of a blob taken for the departing cue ball (real footage: the ball's
-            streak 0.06-0.14, fingers 0.34-0.43; synthetic: streak 0.02-0.12, cue 0.18-0.22).
-        settle_every: frames between the detector's re-measurements of a ball that came to rest
-            (see ``settle_for``).
-        settle_for: frames after coming to rest during which a carried ball is re-measured
-            every ``settle_every`` frames; each re-measurement that finds it moved by more than
-            ``settle_move`` radii starts the count again. Why: a ball is carried as soon as its
-            speed falls under ``rest_speed``, but a rolling ball that slow still creeps on
-            (``v^2 / (2 mu g)``: a centimetre and more, at a pixel every few frames, too little
-            to change the thumbnail), and the last centimetre is the one that decides whether
-            the white ends touching a ball (a rendered roll-up to a red at 60 fps froze 10 mm
-            short of it and lost the TOUCHING BALL).
-        settle_move: smallest move (radii) of a re-measured resting ball taken as creeping: a
-            few times the detector's frame-to-frame jitter on a still ball.
-        settle_look: weighted Lab distance (lightness counts half) from a resting ball's
-            remembered look within which a blob the colour model names otherwise is still taken
-            for it when it settles: under the spread of one ball's look across the table, far
-            under a hand's or a cue's distance from any ball's.
-        settle_change: smallest grey-level change in the thumbnail round a carried ball, since the
-            detector last re-measured it, for which it is re-measured again (``settle_for``):
-            with the picture unchanged (within the codec's noise, 0-2 levels on the real
-            broadcast clips) the detector would say what it said, and asking it again for every
-            still ball cost 1.2 ms and more a 720p frame.
-        roll_speed: speed (pixels per frame) from which an object ball counts as rolled, and is
-            re-settled when it comes to rest (the cue ball only after its stroke's departure: a
-            hand that places it moves it too, and a measurement dragged by the hand read as a
-            stroke on a rendered clearance). At ``rest_speed``: 2.5 times it saved 1.2 ms a
-            720p frame but froze a red creeping into a pocket (Task2 clip 23 lost its pot).
-    """
-
-    thumb: float = 0.125
-    change: float = 12.0
-    full_every: int = 30
-    margin_radii: float = 2.0
-    rest_speed: float = 0.4
-    lost_full: int = 6
-    lost_every: int = 3
-    cloth: tuple[float, ...] | None = None
-    streak_mix: float = 0.25
-    hold_radii: float = 0.5
-    blur_radii: float = 2.0
-    strike_radii: float = 5.0
-    purity: float = 0.2
-    edge_radii: float = 3.0
-    half_thickness: float = 0.3
-    settle_radii: float = 0.8
-    cover: float = 25.0
-    side_decay: float = 0.9
-    settle_every: int = 3
-    settle_for: int = 30
-    settle_move: float = 0.03
-    roll_speed: float = 0.4
-    settle_look: float = 10.0
-    settle_change: float = 3.0
-    pack_radii: float = 2.5
-    pack_speed: float = 0.5
-
-    def at_fps(self, fps: float) -> ScheduleConfig:
-        """This schedule for video at ``fps``: search intervals kept in seconds and per-frame
-        speeds and rates scaled from the 30 fps they were set on (see
-        :meth:`vision.tracking.motion.MotionConfig.at_fps`). Not ``rest_speed``: it tells a ball
-        at rest from the frame-to-frame jitter of its measured centre, which is as large a frame
-        at any rate (halved at 60 fps, resting balls were searched instead of carried, and a
-        rendered 1080p60 roll-up lost its contact)."""
-        ratio = fps / REFERENCE_FPS
-        k = 1.0 / ratio
-        return replace(
-            self,
-            full_every=frames_at(self.full_every, fps) if self.full_every > 0 else 0,
-            lost_full=frames_at(self.lost_full, fps),
-            lost_every=frames_at(self.lost_every, fps),
-            settle_every=frames_at(self.settle_every, fps),
-            settle_for=frames_at(self.settle_for, fps),
-            roll_speed=self.roll_speed * k,
-            blur_radii=self.blur_radii * k,
-            strike_radii=self.strike_radii * k,
-            side_decay=self.side_decay**k,
-        )
 
 
 @runtime_checkable
@@ -249,7 +139,7 @@ class VideoTracker:
         self._cloth_at = np.full((len(tracker.state.names), 3), np.nan)
         self._carried = np.zeros(len(tracker.state.names), bool)
         self._covered = np.zeros(len(tracker.state.names), bool)
-        # This frame's detections of a cue ball found where it departed to (see _departure).
+        # This frame's detections of a cue ball found where it departed to (see find_departure).
         self._left: list[BallDetections] = []
 
     def process(self, frame: Image, thumb: npt.NDArray[np.int16] | None = None) -> TrackerState:
@@ -296,10 +186,10 @@ class VideoTracker:
             # ball, and the colour model calls a blurred white green at times (which then took the
             # white's place as a re-spotted green).
             gone = np.unique(state.colour[(state.state == TrackState.ABSENT) & (state.colour >= 0)])
-            shadowed = _shadowed(det, whole) & np.isin(det.colour, gone)
-            if np.any(shadowed):
-                det = det.with_colour(np.where(shadowed, UNKNOWN, det.colour), det.confidence)
-        keep = _dedupe(det)
+            misnamed = shadowed(det, whole) & np.isin(det.colour, gone)
+            if np.any(misnamed):
+                det = det.with_colour(np.where(misnamed, UNKNOWN, det.colour), det.confidence)
+        keep = dedupe(det)
         det, app = det[keep], app[keep]
         # A cue ball whose departure was found is not held: its streak's first frame can lie
         # nearer its spot than ``hold_radii`` (a gentle stroke), and put back there, the white
@@ -356,7 +246,7 @@ class VideoTracker:
         th, tw = thumb.shape
         parts: list[BallDetections] = []
         looks: list[FloatArray] = []
-        # Balls carried at rest come first, so that they win the dedupe (see _dedupe) over a blob
+        # Balls carried at rest come first, so that they win the dedupe (see dedupe) over a blob
         # another ball's search found on them: a lost ball's window grows by a diameter a frame
         # and its colour search (a red's) finds a resting brown, whose centre it measures off by
         # a pixel or two; taken for the brown, that set the brown moving and searching itself,
@@ -453,7 +343,7 @@ class VideoTracker:
             # the ball leaving when it is struck).
             side = self._cue_side[i].copy()
             if cue and ref is not None:
-                pull = _change_pull(thumb, ref, sch, state.pos[i], float(r))
+                pull = change_pull(thumb, ref, sch, state.pos[i], float(r))
                 self._cue_side[i] = sch.side_decay * self._cue_side[i] + pull
             elif not still:
                 self._cue_side[i] = 0.0
@@ -468,7 +358,7 @@ class VideoTracker:
             if state.unseen[i] >= sch.lost_full:
                 continue  # left to the whole-table search
             ext = sch.margin_radii * r + 1.3 * speed[i] + growth * r * state.unseen[i]
-            roi = _window(min(u, pu), min(v, pv), max(u, pu), max(v, pv), ext, frame.shape)
+            roi = window(min(u, pu), min(v, pv), max(u, pu), max(v, pv), ext, frame.shape)
             if not cue and self._packed(state, i, speed):
                 packs.setdefault(int(state.colour[i]), []).append(roi)
             elif np.all(np.isfinite(state.appearance[i])):
@@ -485,8 +375,9 @@ class VideoTracker:
                     mix=mix,
                     min_half=self._half(u, v, pu, pv, r),
                 )
-                if cue and not _near(found.pixel, state.pos[i], sch.hold_radii * r):
-                    left = self._departure(frame, state, i, cloth, found, side)
+                if cue and not near(found.pixel, state.pos[i], sch.hold_radii * r):
+                    left = find_departure(frame, state, i, sch, self.region, cloth, found, side)
+                    self.local_searches += 1
                     if left is not None:
                         found = left
                         self._left.append(left)
@@ -500,13 +391,13 @@ class VideoTracker:
                         self._origin[i] = state.pos[i]
                     elif state.unseen[i] > 0:
                         # Hidden on its spot: nothing that left it looks like the ball.
-                        found = found[_near_rows(found.pixel, self._hold_at[i], sch.hold_radii * r)]
+                        found = found[near_rows(found.pixel, self._hold_at[i], sch.hold_radii * r)]
                 elif alone and anchored and len(found):
                     # No ball can reach it, so it is where it rests: what its search finds farther
                     # off is the part of it a sleeve or a hand leaves uncovered, or that cover,
                     # unless it looks as the ball does, whole (a ball creeping on to rest when
                     # the video began).
-                    far = ~_near_rows(found.pixel, self._hold_at[i], sch.hold_radii * r)
+                    far = ~near_rows(found.pixel, self._hold_at[i], sch.hold_radii * r)
                     if np.any(far):
                         keep = ~far
                         keep[np.flatnonzero(far)[self._looks_as(frame, found[far], i)]] = True
@@ -517,7 +408,7 @@ class VideoTracker:
             else:
                 rois.append(roi)
         for boxes in packs.values():
-            for roi in _merge(boxes):
+            for roi in merge_windows(boxes):
                 # Every ball the detector finds there is kept: keeping only the pack's colour left a
                 # red's track free to take a blob of the white's or the pink's colour search
                 # beside the pack (a rendered 1080p60 break-off: 19 -> 38 red switches).
@@ -525,7 +416,7 @@ class VideoTracker:
                 parts.append(found)
                 looks.append(np.full((len(found), 3), np.nan))
                 self.roi_detections += 1
-        for roi in _merge(rois):
+        for roi in merge_windows(rois):
             found = self.detector.detect(frame, roi)
             parts.append(found)
             looks.append(np.full((len(found), 3), np.nan))
@@ -551,7 +442,7 @@ class VideoTracker:
         ``settle_look``): the ball itself, not a hand, a cue's tip or a part of the ball."""
         look = disc_appearance(frame, found.pixel, found.radius)
         ref = self.tracker.state.appearance[i]
-        return np.asarray(np.linalg.norm((look - ref) * _LAB_W, axis=1) < self.schedule.settle_look, bool)
+        return np.asarray(np.linalg.norm((look - ref) * LAB_W, axis=1) < self.schedule.settle_look, bool)
 
     def _bare(self, frame: Image, state: TrackerState, i: int) -> bool:
         """Whether ball ``i``'s spot shows the cloth it rested on (within ``cover``); unknown
@@ -561,7 +452,7 @@ class VideoTracker:
         look = disc_appearance(frame, state.pos[i : i + 1], state.radius[i : i + 1])[0]
         if not np.all(np.isfinite(look)):
             return True
-        return float(np.linalg.norm((look - self._cloth_at[i]) * _LAB_W)) <= self.schedule.cover
+        return float(np.linalg.norm((look - self._cloth_at[i]) * LAB_W)) <= self.schedule.cover
 
     def _anchored(self, state: TrackerState, i: int) -> bool:
         """Whether ball ``i`` is still within ``hold_radii`` of where it was last carried at rest
@@ -569,10 +460,10 @@ class VideoTracker:
         a = self._anchor[i]
         if not np.all(np.isfinite(a)):
             return False
-        near = float(np.hypot(*(state.pos[i] - a))) < self.schedule.hold_radii * float(state.radius[i])
-        if not near:
+        close = float(np.hypot(*(state.pos[i] - a))) < self.schedule.hold_radii * float(state.radius[i])
+        if not close:
             self._anchor[i] = np.nan
-        return near
+        return close
 
     def _packed(self, state: TrackerState, i: int, speed: FloatArray) -> bool:
         """Whether ball ``i`` of known colour, slow (unblurred), touches another ball of its colour
@@ -658,7 +549,7 @@ class VideoTracker:
         """
         if colour < 0:
             return None
-        roi = _window(at[0], at[1], at[0], at[1], 3.0 * r, frame.shape)
+        roi = window(at[0], at[1], at[0], at[1], 3.0 * r, frame.shape)
         found = self.detector.detect(frame, roi)
         self.roi_detections += 1
         found = self._beside(frame, found, np.arange(len(self.tracker.state.names)) == i)
@@ -691,74 +582,17 @@ class VideoTracker:
         if edge is None:
             return None
         h, w = edge.shape
-        near = False
+        by_cushion = False
         for x, y in ((u, v), (pu, pv)):
             if np.isfinite(x) and np.isfinite(y):
                 xi, yi = int(min(max(x, 0), w - 1)), int(min(max(y, 0), h - 1))
-                near |= bool(edge[yi, xi] < self.schedule.edge_radii * r)
-        return self.schedule.half_thickness if near else None
-
-    def _departure(
-        self,
-        frame: Image,
-        state: TrackerState,
-        i: int,
-        cloth: FloatArray | None,
-        beside: BallDetections,
-        side: FloatArray,
-    ) -> BallDetections | None:
-        """Where the resting cue ball went when it is no longer on its spot (None: hidden).
-
-        Why: in the stroke's first frame the white is a streak a few radii off its spot and the
-        cue's tip and shaft have followed through onto the spot behind it. Searched only around
-        its spot, the white took the nearest cue-coloured piece of the cue and then followed the
-        cue back to the player's sleeve. The white leaves along the cue, away from it, by up to
-        ``strike_radii`` radii. What tells the ball from the cue, the hand and the sleeve is its
-        colour: a blurred ball is a mix of the ball and the cloth, on the colour segment between
-        them, while the cue's wood, skin and cloth sleeves lie off it (:func:`_purity`). So an
-        impure blob found ``beside`` the spot is the cue's end, the ball is on the far side of
-        the spot from it, and of the pure blobs there the nearest to the spot is the ball (a
-        stroke's first frame moves it least). With no impure blob beside it, ``side`` (where the
-        changes round the ball came from while it rested disturbed, :func:`_change_pull`) is the
-        cue's side.
-        """
-        sch = self.schedule
-        if sch.strike_radii <= 0:
-            return None
-        u, v = state.pos[i]
-        r = float(state.radius[i])
-        roi = _window(u, v, u, v, sch.strike_radii * r, frame.shape)
-        wide = search(frame, roi, state.appearance[i], r, cloth, self.region, mix=sch.streak_mix)
-        cand = concat([beside, wide])
-        self.local_searches += 1
-        if not len(cand):
-            return None
-        others = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
-        if np.any(others):
-            d = np.linalg.norm(cand.pixel[:, None, :] - state.pos[others][None, :, :], axis=2).min(axis=1)
-            cand = cand[d > state.radius[others].min()]
-        if not len(cand):
-            return None
-        crop = frame[roi[1] : roi[3], roi[0] : roi[2]]
-        ref = np.median(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).reshape(-1, 3)[::9], axis=0)
-        look = disc_appearance(frame, cand.pixel, np.full(len(cand), r))
-        t, off = _purity(look, state.appearance[i], ref)
-        pure = (off < sch.purity) & (t > sch.streak_mix)
-        cue = cand.pixel[: len(beside)][~pure[: len(beside)]]
-        ok = pure
-        back = np.mean(cue - state.pos[i], axis=0) if len(cue) else side
-        if np.any(back != 0):
-            ok &= (cand.pixel - state.pos[i]) @ back < 0
-        if not np.any(ok):
-            return None
-        cand = cand[ok]
-        k = int(np.argmin(np.linalg.norm(cand.pixel - state.pos[i], axis=1)))
-        return cand[k : k + 1]
+                by_cushion |= bool(edge[yi, xi] < self.schedule.edge_radii * r)
+        return self.schedule.half_thickness if by_cushion else None
 
 
 def _ring(frame: Image, at: FloatArray, r: float, region: npt.NDArray[np.bool_] | None) -> FloatArray:
     """Median Lab colour of the playing surface 2 to 3.5 radii round ``at`` (NaN: none seen)."""
-    x0, y0, x1, y1 = _window(at[0], at[1], at[0], at[1], 3.5 * r, frame.shape)
+    x0, y0, x1, y1 = window(at[0], at[1], at[0], at[1], 3.5 * r, frame.shape)
     if x1 <= x0 or y1 <= y0:
         return np.full(3, np.nan)
     yy, xx = np.mgrid[y0:y1, x0:x1]
@@ -772,139 +606,6 @@ def _ring(frame: Image, at: FloatArray, r: float, region: npt.NDArray[np.bool_] 
     return np.asarray(np.median(lab[ring].astype(np.float64), axis=0), np.float64)
 
 
-def _change_pull(
-    thumb: npt.NDArray[np.int16], ref: npt.NDArray[np.int16], sch: ScheduleConfig, at: FloatArray, r: float
-) -> FloatArray:
-    """Where, relative to ``at`` (full-frame pixels), the thumbnail changed between 1.5 and 4
-    radii from it, as the change-weighted sum of offsets (zero when nothing changed past
-    ``sch.change``). Nearer, the change is the ball's own (a stroke's first frame can move it
-    less than ``hold_radii``).
-
-    Why: before a stroke the cue feathers and the bridge hand settles behind the cue ball, and
-    every change round the resting ball is on that side; the ball leaves on the other. In the
-    stroke's first frame the cue's end has followed through beside the ball's streak and both
-    can look like a blurred white (synthetic 03_colours_clearance: the cue 0.19 off the
-    cloth-to-white segment, the streak 0.14), so the side the changes came from tells them apart.
-    """
-    th, tw = thumb.shape
-    k = sch.thumb
-    x0, y0 = int(max(0, (at[0] - 4 * r) * k)), int(max(0, (at[1] - 4 * r) * k))
-    x1, y1 = int(min(tw, (at[0] + 4 * r) * k + 1)), int(min(th, (at[1] + 4 * r) * k + 1))
-    if x1 <= x0 or y1 <= y0:
-        return np.zeros(2)
-    diff = np.abs(thumb[y0:y1, x0:x1] - ref[y0:y1, x0:x1]).astype(np.float64)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    dx, dy = (xx + 0.5) / k - at[0], (yy + 0.5) / k - at[1]
-    w = np.maximum(diff - sch.change, 0.0) * (np.hypot(dx, dy) > 1.5 * r)
-    total = float(w.sum())
-    if total <= 0:
-        return np.zeros(2)
-    return np.array([float((dx * w).sum()), float((dy * w).sum())]) / total * min(total / 255.0, 1.0)
-
-
-def _purity(look: FloatArray, ball: FloatArray, cloth: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Where each Lab colour in ``look`` lies on the cloth-to-ball segment (``t``: 0 cloth, 1 ball)
-    and how far off it, as a share of the segment's length (lightness counts half)."""
-    u = (ball - cloth) * _LAB_W
-    sep = max(float(np.linalg.norm(u)), 1e-6)
-    d = (look - cloth) * _LAB_W
-    t = d @ u / sep**2
-    off = np.linalg.norm(d - t[:, None] * u, axis=1) / sep
-    return np.nan_to_num(t, nan=-1.0), np.nan_to_num(off, nan=np.inf)
-
-
-_LAB_W = np.array([0.5, 1.0, 1.0])
-
-
-def region_mask(
-    region: npt.NDArray[np.uint8], shape: tuple[int, ...], grow: int = 0
-) -> npt.NDArray[np.bool_]:
-    """A working-scale playing-surface mask brought to full resolution ``shape``.
-
-    ``grow`` dilates it by that many pixels (a ball against a cushion overhangs the cloth's edge
-    as the camera sees it); on Task3, 8 pixels fixed one clip and broke two, so the default is 0.
-    """
-    full = cv2.resize(region, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST)
-    if grow > 0:
-        full = cv2.dilate(full, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * grow + 1, 2 * grow + 1)))
-    return np.asarray(full) > 0
-
-
-def _merge(rois: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-    """Merge overlapping rectangles (detecting twice in one place costs twice and duplicates)."""
-    out = list(rois)
-    merged = True
-    while merged:
-        merged = False
-        for i in range(len(out)):
-            for j in range(i + 1, len(out)):
-                a, b = out[i], out[j]
-                if a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]:
-                    out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-                    del out[j]
-                    merged = True
-                    break
-            if merged:
-                break
-    return out
-
-
-def concat(parts: list[BallDetections]) -> BallDetections:
-    """Stack detection sets (the container itself has no concatenation)."""
-    if not parts:
-        return BallDetections.empty()
-    pos = None
-    if all(p.position is not None for p in parts):
-        pos = np.concatenate([p.position for p in parts if p.position is not None])
-    return BallDetections(
-        np.concatenate([p.pixel for p in parts]),
-        np.concatenate([p.radius for p in parts]),
-        np.concatenate([p.colour for p in parts]),
-        np.concatenate([p.confidence for p in parts]),
-        pos,
-    )
-
-
-def hold(det: BallDetections, rest: FloatArray, reach: FloatArray) -> BallDetections:
-    """Detections with the one nearest each resting ball, within ``reach`` pixels, put back on it.
-
-    Why: a ball at rest moves only when struck, and a struck ball leaves its spot by more than a
-    fraction of its radius in the stroke's first frame; a smaller shift of its measured centre
-    is the cue tip, a hand or a shadow merging with its blob. Left in, the drift reads as the
-    white creeping before the stroke (an early strike) and as a worse rest position.
-    """
-    if not len(det) or not len(rest):
-        return det
-    d = np.linalg.norm(det.pixel[None, :, :] - rest[:, None, :], axis=2)
-    j = np.argmin(d, axis=1)
-    near = d[np.arange(len(rest)), j] < reach
-    if not np.any(near):
-        return det
-    pixel = det.pixel.copy()
-    pixel[j[near]] = rest[near]
-    return BallDetections(pixel, det.radius, det.colour, det.confidence, None)
-
-
-def _window(
-    x0: float, y0: float, x1: float, y1: float, ext: float, shape: tuple[int, ...]
-) -> tuple[int, int, int, int]:
-    """The box ``(x0, y0)``-``(x1, y1)`` grown by ``ext`` pixels on every side, clipped to a frame
-    of ``shape`` (rows, columns), as an integer ROI ``(x0, y0, x1, y1)``."""
-    h, w = shape[:2]
-    return int(max(0, x0 - ext)), int(max(0, y0 - ext)), int(min(w, x1 + ext)), int(min(h, y1 + ext))
-
-
-def _shadowed(det: BallDetections, whole: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """Rows from the whole-table search (``whole``) with a ball's own measurement within a radius."""
-    out = np.zeros(len(det), bool)
-    own = np.flatnonzero(~whole)
-    if not len(own) or not np.any(whole):
-        return out
-    for i in np.flatnonzero(whole):
-        out[i] = bool(np.any(np.linalg.norm(det.pixel[own] - det.pixel[i], axis=1) < det.radius[i]))
-    return out
-
-
 def _creeps(step: FloatArray, heading: FloatArray, least: float) -> bool:
     """Whether a resting ball re-measured ``step`` pixels from where it was carried crept on: by
     more than ``least``, onwards along its last ``heading`` (unit) and not across it. A ball
@@ -912,24 +613,3 @@ def _creeps(step: FloatArray, heading: FloatArray, least: float) -> bool:
     it (a white just placed, a white addressed) goes any way."""
     along = float(step @ heading)
     return along > least and abs(float(step[0] * heading[1] - step[1] * heading[0])) < along
-
-
-def _near(points: FloatArray, p: FloatArray, reach: float) -> bool:
-    """Whether any of ``points`` lies within ``reach`` of ``p``."""
-    return bool(_near_rows(points, p, reach).any())
-
-
-def _near_rows(points: FloatArray, p: FloatArray, reach: float) -> npt.NDArray[np.bool_]:
-    """Which of ``points`` lie within ``reach`` of ``p``."""
-    return np.asarray(np.linalg.norm(points - p, axis=1) < reach, dtype=bool)
-
-
-def _dedupe(det: BallDetections) -> npt.NDArray[np.bool_]:
-    """Rows to keep: a detection closer than one radius to an earlier one is its duplicate."""
-    keep = np.ones(len(det), bool)
-    for i in range(len(det) - 1):
-        if not keep[i]:
-            continue
-        d = np.linalg.norm(det.pixel[i + 1 :] - det.pixel[i], axis=1)
-        keep[i + 1 :] &= d > det.radius[i]
-    return keep

@@ -1,0 +1,133 @@
+"""When and where the video tracker detects: the schedule's settings, in one frozen value.
+
+Why a module of its own: the settings are read by the tracker, the pipeline's command line,
+the benchmarks and the frame source (its thumbnail scale), and each carries the measurement
+that set it; they outgrew the tracker's module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from vision.tracking.motion import REFERENCE_FPS, frames_at
+
+
+@dataclass(frozen=True)
+class ScheduleConfig:
+    """When and where to detect.
+
+    Attributes:
+        thumb: thumbnail scale for the change test (1/8: 160x90 for 720p).
+        change: grey-level change (0..255) in the thumbnail that counts as motion.
+        full_every: frames between whole-table detections (0: never periodically).
+        margin_radii: ROI margin around a gate, in ball radii.
+        rest_speed: speed (pixels per frame) under which a ball counts as at rest.
+        lost_full: unseen frames after which a lost ball is no longer searched locally but by
+            whole-table searches.
+        lost_every: frames between whole-table searches while a ball is lost.
+        cloth: Lab colour of the cloth for the local search (None: each window's median).
+        streak_mix: smallest share of the ball's colour in a pixel when the ball is unseen or
+            fast (a streak ``k`` diameters long gives each pixel about ``1/k``; 0.25 keeps a
+            ball at four diameters a frame, 10 m/s at 60 fps).
+        blur_radii: speed (ball radii per frame) from which a ball is searched as a streak
+            (``streak_mix``); slower balls are searched with the resting share, which keeps
+            a slow object ball off a cue or a hand beside it (on Task3, 0.5 lost clip 25's ball).
+        hold_radii: a resting cue ball with motion around it, or an object ball no moving ball can
+            reach (:meth:`VideoTracker._struck`), is measured where it rests unless it is found
+            farther than this (ball radii) from there: a cue tip or a hand touching its
+            blob drags the blob's centre by a fraction of a radius, and the stroke's first
+            frame moves a struck ball more than that.
+        strike_radii: farthest (ball radii) a cue ball that left its spot is looked for in the
+            stroke's first frame (0: never): the strike falls inside the exposure, so the first
+            frame shows at most part of a frame's travel; 5 keeps a 4 m/s stroke at 30 fps, and
+            on Task3 a reach of 10 took the bridge hand's fingers for the white in two clips.
+        side_decay: share of the remembered side of the changes round a disturbed resting cue ball
+            kept per frame it is disturbed again (the latest, the cue's feathering, count most;
+            a hand that placed the ball seconds before, least).
+        pack_radii: centre distance (ball radii) within which two balls touch, for the pack test
+            (:meth:`VideoTracker._packed`).
+        pack_speed: fastest a ball in a pack is measured by the detector (ball radii a frame): faster
+            it is blurred, a streak the detector does not find. Not scaled with the frame rate: the
+            blur is the travel in one exposure, a frame.
+        cover: weighted Lab distance (lightness counts half) from the cloth beside a resting
+            ball at which its spot, with no ball measured there, counts as covered (see
+            :meth:`VideoTracker._hidden`).
+        purity: largest distance off the cloth-to-ball colour segment, as a share of the
+            segment, of a blob taken for the departing cue ball (real footage: the ball's
+            streak 0.06-0.14, fingers 0.34-0.43; synthetic: streak 0.02-0.12, cue 0.18-0.22).
+        settle_every: frames between the detector's re-measurements of a ball that came to rest
+            (see ``settle_for``).
+        settle_for: frames after coming to rest during which a carried ball is re-measured
+            every ``settle_every`` frames; each re-measurement that finds it moved by more than
+            ``settle_move`` radii starts the count again. Why: a ball is carried as soon as its
+            speed falls under ``rest_speed``, but a rolling ball that slow still creeps on
+            (``v^2 / (2 mu g)``: a centimetre and more, at a pixel every few frames, too little
+            to change the thumbnail), and the last centimetre is the one that decides whether
+            the white ends touching a ball (a rendered roll-up to a red at 60 fps froze 10 mm
+            short of it and lost the TOUCHING BALL).
+        settle_move: smallest move (radii) of a re-measured resting ball taken as creeping: a
+            few times the detector's frame-to-frame jitter on a still ball.
+        settle_look: weighted Lab distance (lightness counts half) from a resting ball's
+            remembered look within which a blob the colour model names otherwise is still taken
+            for it when it settles: under the spread of one ball's look across the table, far
+            under a hand's or a cue's distance from any ball's.
+        settle_change: smallest grey-level change in the thumbnail round a carried ball, since the
+            detector last re-measured it, for which it is re-measured again (``settle_for``):
+            with the picture unchanged (within the codec's noise, 0-2 levels on the real
+            broadcast clips) the detector would say what it said, and asking it again for every
+            still ball cost 1.2 ms and more a 720p frame.
+        roll_speed: speed (pixels per frame) from which an object ball counts as rolled, and is
+            re-settled when it comes to rest (the cue ball only after its stroke's departure: a
+            hand that places it moves it too, and a measurement dragged by the hand read as a
+            stroke on a rendered clearance). At ``rest_speed``: 2.5 times it saved 1.2 ms a
+            720p frame but froze a red creeping into a pocket (Task2 clip 23 lost its pot).
+    """
+
+    thumb: float = 0.125
+    change: float = 12.0
+    full_every: int = 30
+    margin_radii: float = 2.0
+    rest_speed: float = 0.4
+    lost_full: int = 6
+    lost_every: int = 3
+    cloth: tuple[float, ...] | None = None
+    streak_mix: float = 0.25
+    hold_radii: float = 0.5
+    blur_radii: float = 2.0
+    strike_radii: float = 5.0
+    purity: float = 0.2
+    edge_radii: float = 3.0
+    half_thickness: float = 0.3
+    settle_radii: float = 0.8
+    cover: float = 25.0
+    side_decay: float = 0.9
+    settle_every: int = 3
+    settle_for: int = 30
+    settle_move: float = 0.03
+    roll_speed: float = 0.4
+    settle_look: float = 10.0
+    settle_change: float = 3.0
+    pack_radii: float = 2.5
+    pack_speed: float = 0.5
+
+    def at_fps(self, fps: float) -> ScheduleConfig:
+        """This schedule for video at ``fps``: search intervals kept in seconds and per-frame
+        speeds and rates scaled from the 30 fps they were set on (see
+        :meth:`vision.tracking.motion.MotionConfig.at_fps`). Not ``rest_speed``: it tells a ball
+        at rest from the frame-to-frame jitter of its measured centre, which is as large a frame
+        at any rate (halved at 60 fps, resting balls were searched instead of carried, and a
+        rendered 1080p60 roll-up lost its contact)."""
+        ratio = fps / REFERENCE_FPS
+        k = 1.0 / ratio
+        return replace(
+            self,
+            full_every=frames_at(self.full_every, fps) if self.full_every > 0 else 0,
+            lost_full=frames_at(self.lost_full, fps),
+            lost_every=frames_at(self.lost_every, fps),
+            settle_every=frames_at(self.settle_every, fps),
+            settle_for=frames_at(self.settle_for, fps),
+            roll_speed=self.roll_speed * k,
+            blur_radii=self.blur_radii * k,
+            strike_radii=self.strike_radii * k,
+            side_decay=self.side_decay**k,
+        )
