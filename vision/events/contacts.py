@@ -1,9 +1,10 @@
 """Steps 2 and 3 of a stroke's analysis: timing each candidate contact and verifying it.
 
-The strike is where the white's first path passes closest to its spot; a ball contact is
-where the two fitted paths are two radii apart, a cushion contact where the path is one
-radius from the nose line, both resolved below the frame interval. A contact must change
-velocity along the line of centres (the cushion normal) beyond the velocity noise.
+The strike (and any ball's first move) is the kink where its samples leave its spot for
+its first path; a ball contact is where the two fitted paths are two radii apart, a cushion
+contact where the path is one radius from the nose line, all resolved below the frame
+interval. A contact must change velocity along the line of centres (the cushion normal)
+beyond the velocity noise.
 """
 
 from __future__ import annotations
@@ -15,23 +16,47 @@ import numpy as np
 from adjudicator.eventlog import Collision, Cushion
 from vision.events.analysis import Analysis, Candidate, line_sigma, white_first
 from vision.events.config import EventConfig
-from vision.events.kinematics import Motion, contact_time_balls, contact_time_line, departure_time
+from vision.events.kinematics import (
+    Motion,
+    contact_time_balls,
+    contact_time_line,
+    departure_time,
+    kink_time,
+)
 
 
 def strike_time(an: Analysis, white: int, first_cand: int) -> float | None:
-    """When the cue struck the white: where the path it left on, fitted from the samples
-    once it is clearly away (half a radius: :attr:`EventConfig.strike_mm`), passes closest
-    to its rest position. The search reaches back over the samples that lie on that path,
-    not only to the first sample a few millimetres off the spot: a cue tip over the white
-    pulls its measured centre by that much while the player addresses the ball, and the
-    first such sample is no departure."""
+    """When the cue struck the white: :func:`left_spot`, its path fitted up to the frame
+    before its first candidate contact (a midpoint of the samples either side of it when
+    there is no path to fit)."""
+    found = left_spot(an, white, first_cand)
+    return None if found is None else found[0]
+
+
+def left_spot(an: Analysis, b: int, k_stop: int | None = None) -> tuple[float, bool] | None:
+    """When ball ``b``, at rest on its start position, was set moving (by the cue or by a
+    ball), and whether that came from a fitted path.
+
+    The path it left on is fitted from the samples once it is clearly away (half a radius:
+    :attr:`EventConfig.strike_mm`) up to the frame before ``k_stop`` (by default its first
+    candidate contact from there on). The search reaches back over the samples that lie on
+    that path, not only to the first sample a few millimetres off the spot: a cue tip over
+    the white pulls its measured centre by that much while the player addresses the ball,
+    and one noisy sample of a still ball is as far off. The departure is then the kink
+    between the samples on the spot and those on the path (:func:`kink_time`), not where
+    the path alone passes the spot: a 4-sigma sample of a red 30 ms before it was hit,
+    taken for its first move, had put the hit 1.8 frames early, and a slow ball's path
+    extrapolated back from half a radius away puts it frames early too. Without two
+    samples on the path, the midpoint of the last sample on the spot and the first one
+    away, and ``False``.
+    """
     sf, cfg = an.sf, an.cfg
-    if np.isnan(sf.start[white, 0]):
+    if np.isnan(sf.start[b, 0]):
         return None
-    idx = np.flatnonzero(sf.seen[:, white])
+    idx = np.flatnonzero(sf.seen[:, b])
     if len(idx) == 0:
         return None
-    disp = np.hypot(*(sf.position[idx, white] - sf.start[white]).T)
+    disp = np.hypot(*(sf.position[idx, b] - sf.start[b]).T)
     moved = np.flatnonzero(disp > cfg.move_mm)
     if len(moved) == 0:
         return None
@@ -39,23 +64,30 @@ def strike_time(an: Analysis, white: int, first_cand: int) -> float | None:
     m = int(far[0]) if len(far) else int(moved[0])
     k_first = int(idx[m])
     t_first = float(sf.times[k_first])
-    stop = max(first_cand - 1, k_first + 1)
-    t, p = an.samples(white, k_first, stop)
+    if k_stop is None:
+        k_stop = min((c for c, _ in an.cand_frames[b] if c >= k_first), default=len(sf.times))
+    stop = max(k_stop - 1, k_first + 1)
+    t, p = an.samples(b, k_first, stop)
     t, p = t[: cfg.fit_frames], p[: cfg.fit_frames]
     model = an.fit(t, p, t0=float(t[0])) if len(t) >= 2 else None
     t_prev = float(sf.times[idx[m - 1]]) if m > 0 else float(sf.times[0]) - cfg.dt
     if model is None:
-        return 0.5 * (t_prev + t_first)
-    # Back over the samples on the path; the latest one off it (the white still on its spot,
+        return 0.5 * (t_prev + t_first), False
+    # Back over the samples on the path; the latest one off it (the ball still on its spot,
     # with the path extrapolated away from it) bounds the departure.
-    t_lo = float(sf.times[0]) - cfg.dt
+    t_lo, q_lo = float(sf.times[0]) - cfg.dt, 0
     for q in range(m - 1, -1, -1):
         tq = float(sf.times[idx[q]])
-        off = float(np.hypot(*(sf.position[idx[q], white] - model.at(tq))))
+        off = float(np.hypot(*(sf.position[idx[q], b] - model.at(tq))))
         if off > cfg.move_mm + 3.0 * line_sigma(model, tq, cfg.noise_mm):
-            t_lo = tq
+            t_lo, q_lo = tq, q
             break
-    return departure_time(model, sf.start[white], t_lo, t_first)
+    # The departure is the kink between the samples on the spot and those on the path, all
+    # of them from that one off the path to the end of the path's fit.
+    ts = np.concatenate([sf.times[idx[q_lo:m]], t])
+    ps = np.concatenate([sf.position[idx[q_lo:m], b], p])
+    t_d = kink_time(ts, ps, sf.start[b], cfg.noise_mm, cfg.accel_prior, t_lo, t_first, cfg.dt / 64.0)
+    return t_d, True
 
 
 def estimate_time(an: Analysis, c: Candidate) -> float:

@@ -14,6 +14,7 @@ one frame.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -176,3 +177,72 @@ def departure_time(m: Motion, origin: FloatArray, ta: float, tb: float) -> float
     d = m.at(grid) - origin
     k = int(np.argmin(np.hypot(d[:, 0], d[:, 1])))
     return float(grid[k])
+
+
+def kink_time(
+    times: FloatArray,
+    points: FloatArray,
+    origin: FloatArray,
+    noise_mm: float,
+    accel_prior: float,
+    ta: float,
+    tb: float,
+    step: float,
+) -> float:
+    """When a ball at rest on ``origin`` was set moving, from the kink in its samples: the
+    time ``t_d`` in ``[ta, tb]`` whose two-piece path fits them best, still on ``origin``
+    before ``t_d`` and ``origin + v (t - t_d) + c (t - t_d)^2`` after it (the quadratic
+    term with the ridge prior of :func:`fit_motion`).
+
+    Why a change point and not a path fitted to the moving samples alone, extrapolated back
+    to ``origin``: which samples are moving is the question. A noisy sample of the ball
+    still on its spot taken for its first move fits the path through samples of both
+    pieces, and a path fitted only to samples well away from the spot, extrapolated back
+    over the frames of a slow ball's first millimetres, is as far off (it decelerates): both
+    put a hit frames early. Here every sample belongs to one piece or the other, the path
+    through ``origin`` at the kink ties the pieces together, and a lone wild sample of the
+    still ball only adds its own residual whichever ``t_d`` is tried.
+
+    Args:
+        times: ``(n,)`` sample times (s), those either side of the departure.
+        points: ``(n, 2)`` positions (mm).
+        origin: ``(2,)`` the rest position (mm).
+        noise_mm: position noise of one sample, against the acceleration prior.
+        accel_prior: typical magnitude of the acceleration (mm/s^2).
+        ta: earliest departure time to try (s).
+        tb: latest (s).
+        step: grid spacing of the search (s), coarser over a long window; the best grid
+            time is returned.
+    """
+    t = np.asarray(times, dtype=np.float64)
+    d = np.asarray(points, dtype=np.float64) - np.asarray(origin, dtype=np.float64)
+    if not tb > ta:
+        return float(ta)
+    # At most 2049 times: a ball creeping off its spot may leave a window of seconds.
+    grid = np.linspace(ta, tb, min(2049, max(2, math.ceil((tb - ta) / max(step, 1e-9)) + 1)))
+    s = t[None, :] - grid[:, None]  # (G, n)
+    moving = s > 0.0
+    s = np.where(moving, s, 0.0)
+    sigma = max(noise_mm, 1e-3)
+    lam = (sigma / (accel_prior / 2.0)) ** 2 if accel_prior > 0 else 1e12
+    # Per grid time, the 2x2 normal equations of (v, c) for the samples after it.
+    s2, s3, s4 = (s**2).sum(1), (s**3).sum(1), (s**4).sum(1) + lam
+    b1 = np.einsum("gn,nk->gk", s, d)
+    b2 = np.einsum("gn,nk->gk", s * s, d)
+    det = s2 * s4 - s3 * s3
+    ok = det > 1e-18
+    det = np.where(ok, det, 1.0)
+    v = (s4[:, None] * b1 - s3[:, None] * b2) / det[:, None]
+    c = (s2[:, None] * b2 - s3[:, None] * b1) / det[:, None]
+    # A ball set moving by a blow slows down from it (friction turns its slide into a roll):
+    # a bend that would speed it up anywhere over the samples fits noise, and a slow ball's
+    # noisy first millimetres then read as a crawl (or a step back) that began frames
+    # early. There, the straight line. (Speed grows where c . (v + 2 c s) > 0, most at the
+    # last sample.)
+    end = v + 2.0 * s.max(axis=1)[:, None] * c
+    line = ~ok | (np.einsum("gk,gk->g", end, c) > 0.0)
+    v = np.where(line[:, None], b1 / np.maximum(s2, 1e-18)[:, None], v)
+    c = np.where(line[:, None], 0.0, c)
+    resid = d[None] - s[..., None] * v[:, None, :] - (s * s)[..., None] * c[:, None, :]
+    rss = (resid**2).sum(axis=(1, 2))
+    return float(grid[int(np.argmin(rss))])

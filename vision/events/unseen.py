@@ -11,8 +11,8 @@ import numpy as np
 
 from adjudicator.eventlog import Collision
 from vision.events.analysis import Analysis, Candidate, white_first
-from vision.events.contacts import within_reach
-from vision.events.kinematics import Motion, contact_time_balls, departure_time
+from vision.events.contacts import left_spot, within_reach
+from vision.events.kinematics import Motion, contact_time_balls
 
 #: How long either side of a ball's measured departure a ball measured beside it counts as the
 #: one that set it moving (s): three frames at 30 fps.
@@ -37,14 +37,10 @@ def unseen_hits(an: Analysis) -> list[Collision]:
         disp = np.hypot(*(sf.position[idx, j] - sf.start[j]).T)
         if float(disp.max()) <= 2.0 * cfg.radius:
             continue
-        moved = np.flatnonzero(disp > cfg.move_mm)
-        m = int(moved[0])
-        t_prev = float(sf.times[idx[m - 1]]) if m > 0 else float(sf.times[0]) - cfg.dt
-        t, p = an.samples(j, int(idx[m]), len(sf.times) - 1)
-        post = an.fit(t[: cfg.fit_frames], p[: cfg.fit_frames], t0=float(t[0])) if len(t) >= 2 else None
-        if post is None:
+        left = left_spot(an, j)
+        if left is None or not left[1]:
             continue
-        t_d = departure_time(post, sf.start[j], t_prev, float(t[0]))
+        t_d = left[0]
         if an.breaks[j] and min(an.breaks[j]) <= t_d + cfg.dt:
             continue  # what set it moving was found
         best: tuple[float, int] | None = None
