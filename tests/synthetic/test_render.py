@@ -17,11 +17,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator.eventlog import FrameStart, Strike, read_events
+from calibration.calibrate import Calibration
+from calibration.camera import Camera, Intrinsics, Pose
+from calibration.fit import NOSE_HEIGHT
+from calibration.markings import sample
 from calibration.table import TABLE
 from vision.synthetic.clip import frame_times, render_clip, sample_positions
 from vision.synthetic.conditions import Conditions, broadcast, random_conditions
 from vision.synthetic.occluders import capsules_at
-from vision.synthetic.render import Renderer
+from vision.synthetic.render import Renderer, cast_rays, render_background
 from vision.synthetic.timeline import Action, Timeline
 from vision.tracks import Tracks, TrackState
 
@@ -164,3 +168,36 @@ def test_bad_input_is_one_line(
     err = capsys.readouterr().err
     assert status != 0
     assert len(err.strip().splitlines()) == 1 and needle in err and "Traceback" not in err
+
+
+def _close_up(yaw: float, tilt: float) -> Conditions:
+    """A camera 600 mm above the cloth looking at the left cushion's nose 600 mm from the middle
+    pocket (about 0.3 mm a pixel there), tilted ``tilt`` degrees towards azimuth ``yaw``."""
+    intr = Intrinsics(640, 360, 700.0, 700.0, 320.0, 180.0)
+    pose = Pose(height=600.0, tilt=tilt, yaw=yaw, offset=(-600.0, -TABLE.width / 2.0))
+    return replace(broadcast(640, 360), camera=Camera(intr, pose), noise=0.0)
+
+
+@pytest.mark.parametrize(("yaw", "tilt"), [(180.0, 15.0), (180.0, 35.0), (150.0, 30.0), (210.0, 30.0)])
+def test_a_seen_cushion_steps_up_to_its_top_at_the_nose(yaw: float, tilt: float) -> None:
+    """Where the camera sees the left cushion's face, the step from the shadowed face up to the
+    cushion top (the edge the calibration fits, :mod:`calibration.fit`) and the lit fold over
+    the nose both lie on the nose line at the rules' nose height, as on the real broadcast
+    frames (:mod:`vision.synthetic.render`, "The cushions")."""
+    conditions = _close_up(yaw, tilt)
+    cal = Calibration.from_camera(conditions.camera)
+    assert cal.camera_centre[1] > 100.0, "the camera must be over the bed to see the cushion's face"
+    grey = cv2.cvtColor(render_background(conditions, cast_rays(conditions)), cv2.COLOR_BGR2GRAY)
+    outward = np.arange(-20.0, 30.0, 0.25)  # mm outside the nose line
+    along = TABLE.length / 2.0 - 600.0 + np.linspace(-40.0, 40.0, 5)
+    pts = np.stack(np.broadcast_arrays(along[:, None], -outward[None, :]), axis=-1).reshape(-1, 2)
+    prof = sample(grey, cal.table_to_pixels(pts, NOSE_HEIGHT).reshape(len(along), len(outward), 2))
+    behind = outward >= 0
+    for row in prof:
+        shade = int(np.argmin(np.where(outward < 0, row, np.inf)))  # in the face's shadow
+        top = float(row[behind].max())
+        up = (row > (row[shade] + top) / 2.0) & (np.arange(len(row)) > shade)
+        step = outward[np.argmax(up)]  # first sample past half-way up from the shadow
+        brightest = outward[behind][np.argmax(row[behind])]
+        assert abs(step) <= 1.0, f"the step to the cushion top lies {step:+.2f} mm off the nose line"
+        assert brightest <= 1.0, f"the cushion top is brightest {brightest:.2f} mm behind the nose"
