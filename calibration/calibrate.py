@@ -47,6 +47,7 @@ from calibration.fit import (
     prior_focal,
     project_fit,
     residuals_mm,
+    seen_faces,
 )
 from calibration.homography import FloatArray, Homography, as_points
 from calibration.lens import BEND_SEARCH_MM, BENT_SEARCH_GAIN, bend_shift_mm, per_point_cost, with_lens
@@ -355,23 +356,32 @@ def _noses(
     step: float,
     centre: FloatArray | None,
     edge_offsets: FloatArray | None = None,
+    past_the_foot: bool = False,
 ) -> dict[str, FloatArray]:
     """Cushion-edge points of every side; ``centre`` (the camera, when known) sets the height
     each edge is seen at, :func:`calibration.fit.edge_height`, and ``edge_offsets`` (a fitted
-    camera's, :data:`calibration.fit.SIDE_ORDER`) where across the cushion it was found."""
+    camera's, :data:`calibration.fit.SIDE_ORDER`) where across the cushion it was found.
+    ``past_the_foot``: on the faces that camera sees, the rise out of the face's shadow is the
+    edge, not the fall into it (:func:`calibration.markings.nose_points_sides`). Only the final
+    search asks for it: the earlier ones serve to tell the table's axis and ends, and the
+    foot's points, a few millimetres inside, did that well; a camera moved onto the noses of a
+    wrong axis found the baulk-line through it (seed 3153, a strong lens: a frame turned)."""
     heights = {0.0 if centre is None else edge_height(side, centre) for side in SIDE_ORDER}
+    seen: list[str] = []
+    if centre is not None and past_the_foot:
+        seen = [s for s, v in zip(SIDE_ORDER, seen_faces(centre), strict=True) if v]
     if len(heights) > 1:  # each side at its own height: one search each
         out = {}
         for i, side in enumerate(SIDE_ORDER):
             z = 0.0 if centre is None else edge_height(side, centre)
             around = offsets if edge_offsets is None else offsets + float(edge_offsets[i])
-            out[side] = nose_points(image, cloth, to_image, side, around, z, step)
+            out[side] = nose_points(image, cloth, to_image, side, around, z, step, seen)
         return out
     windows = {
         side: offsets if edge_offsets is None else offsets + float(edge_offsets[i])
         for i, side in enumerate(SIDE_ORDER)
     }
-    return nose_points_sides(image, cloth, to_image, windows, heights.pop(), step)
+    return nose_points_sides(image, cloth, to_image, windows, heights.pop(), step, seen)
 
 
 def calibrate_image(image: UInt8Array, frame: str = "image") -> Calibration:
@@ -634,7 +644,7 @@ def _final_search(
     # The final search is centred on each cushion's own nose: a side whose edge was found at the
     # rail is searched again, around the other sides' nose offset, in the wider window.
     cushion = _kept(
-        _noses(image, cloth, project, NARROW, 40.0, fit.centre, _snapped(fit.edge_offsets)), cushion
+        _noses(image, cloth, project, NARROW, 40.0, fit.centre, _snapped(fit.edge_offsets), True), cushion
     )
     final = end_patch(image, project, False, FINAL_REACH)
     line, arc = _marks(final, project, *marking_score(final), FINAL_MIN_SCORE)

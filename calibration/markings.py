@@ -15,7 +15,7 @@ else converts or filters the whole frame, which is what keeps a 1080p calibratio
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 import cv2
@@ -526,6 +526,43 @@ def _took_rail(
     return out
 
 
+def _rows_of(sides: list[str], alongs: list[FloatArray], which: Collection[str]) -> npt.NDArray[np.bool_]:
+    """Which rows of the stacked windows belong to the sides in ``which``."""
+    return np.concatenate([np.full(len(a), side in which) for side, a in zip(sides, alongs, strict=True)])
+
+
+def _past_the_foot(
+    slope: FloatArray,
+    grad: FloatArray,
+    idx: FloatArray,
+    height: FloatArray,
+    start: npt.NDArray[np.intp],
+    seen: npt.NDArray[np.bool_],
+) -> tuple[FloatArray, FloatArray]:
+    """On a cushion whose face the camera sees, the edge at the nose is the rise out of the face's
+    shadow; the fall into it is the face's foot on the cloth, a face's height nearer (the bed's
+    bright cloth, then the shadowed face, then the lit cushion top). Where the strongest step
+    of such a row falls outwards (``slope``, along the window inwards, is positive there), the
+    nearest rise outward of it with at least half its strength is taken instead."""
+    rows = np.arange(len(idx))
+    at = np.clip(np.round(np.nan_to_num(idx)).astype(np.intp), 0, slope.shape[1] - 1)
+    foot = seen & np.isfinite(height) & (np.nan_to_num(slope[rows, at]) > 0)
+    if not foot.any():
+        return idx, height
+    rise = np.nan_to_num(-slope, nan=-np.inf)
+    prev = np.concatenate([np.full((len(rise), 1), -np.inf), rise[:, :-1]], axis=1)
+    nxt = np.concatenate([rise[:, 1:], np.full((len(rise), 1), -np.inf)], axis=1)
+    cols = np.arange(rise.shape[1])[None, :]
+    cand = (rise >= prev) & (rise >= nxt) & (rise >= 0.5 * height[:, None])
+    cand &= (cols >= start[:, None]) & (cols < at[:, None])
+    j = np.where(cand, cols, -1).max(axis=1)
+    take = foot & (j > 0)
+    if not take.any():
+        return idx, height
+    new_idx = _refine(grad, np.where(take, j, 1).astype(np.float64))
+    return np.where(take, new_idx, idx), np.where(take, rise[rows, np.maximum(j, 0)], height)
+
+
 def nose_points(
     image: UInt8Array,
     cloth: Cloth,
@@ -534,10 +571,11 @@ def nose_points(
     offsets: FloatArray,
     z: float,
     step: float = 40.0,
+    seen: Collection[str] = (),
 ) -> FloatArray:
     """Image points where the bed of cloth ends along one side (image pixels), outliers removed:
     :func:`nose_points_sides` for one side."""
-    return nose_points_sides(image, cloth, to_image, {side: offsets}, z, step)[side]
+    return nose_points_sides(image, cloth, to_image, {side: offsets}, z, step, seen)[side]
 
 
 def nose_points_sides(
@@ -547,10 +585,12 @@ def nose_points_sides(
     offsets: dict[str, FloatArray],
     z: float,
     step: float = 40.0,
+    seen: Collection[str] = (),
 ) -> dict[str, FloatArray]:
     """Image points where the bed of cloth ends along each side (image pixels), outliers
     removed; ``offsets``: each side's search window (inward mm from its face line), all of one
-    length and spacing.
+    length and spacing; ``seen``: the sides whose face the camera sees, where the edge is the
+    rise out of the face's shadow, not the fall into it at the face's foot (:func:`_past_the_foot`).
 
     Along each sampled normal, from where the cloth starts, the edge is the strongest
     brightness step. Where the nose is faint that is the rail's edge, a cushion width out: the
@@ -579,7 +619,8 @@ def nose_points_sides(
     px, out_px = both[0], both[1]
     prof = sample(image, px)
     inside = sample(cloth.mask, px * cloth.scale) > 127
-    grad = np.abs(np.gradient(prof, axis=1))
+    slope = np.gradient(prof, axis=1)  # along each window: inwards
+    grad = np.abs(slope)
     # Whether each sample has cloth (a cushion top) just outside it: the nose does, the rail's
     # edge, a cushion width out, has wood (or anything not cloth) there.
     cloth_out = cloth_coloured(image, out_px, cloth.hue)
@@ -597,6 +638,7 @@ def nose_points_sides(
     idx_in = _refine(fin, idx_in)
     took_rail = _took_rail(idx, height, idx_in, height_in, offsets[sides[0]])
     idx, height = np.where(took_rail, idx_in, idx), np.where(took_rail, height_in, height)
+    idx, height = _past_the_foot(slope, fin, idx, height, start, _rows_of(sides, alongs, seen))
     ok = np.isfinite(height) & (height > 2.0) & inside.any(axis=1)
     pts = np.empty((len(idx), 2))
     rows = 0

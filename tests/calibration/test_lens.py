@@ -106,7 +106,9 @@ def test_a_strongly_bent_lens_is_searched_around_its_bent_camera(seed: int) -> N
 # so the edges are searched around a bent camera too; its points fit no better than 0.68 of the
 # cost per point, not far better, and searched there the face lines of Task1/7.jpg went 3.75 px
 # from the visible edges (2.75 as found around the straight camera): the first search stays.
-@pytest.mark.parametrize("name", ["7", "41"])
+# (Task1/41.jpg was the second such frame until the final search took the rise at the nose on
+# the seen faces, not the foot of their shadow: its bend no longer moves the lines that far.)
+@pytest.mark.parametrize("name", ["7"])
 def test_a_bent_search_that_fits_not_far_better_is_dropped(
     footage: Path, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
