@@ -14,9 +14,7 @@ from calibration.fit import (
     _D_CENTRE,
     _SIGN,
     _TABLE_CENTRE,
-    N_PARAMS,
     NOSE_HEIGHT,
-    SHARED_OFFSET,
     SIDE_ORDER,
     SIDES,
     CameraFit,
@@ -176,11 +174,9 @@ def test_a_bounded_step_solves_the_others_with_the_offset_held(
 ) -> None:
     a = np.array([[2.0, coupling], [coupling, 1.0]])
     target = np.array([1.0, 10.0])  # the free minimum: the shared offset far outside
-    x = np.zeros(N_PARAMS)
-    x[SHARED_OFFSET] = x_shared
     at = np.array([0.0, x_shared])
     g = a @ (at - target)
-    step = _bounded_step(a, g, 1, x, bound)
+    step = _bounded_step(a, g, at, np.array([-np.inf, -bound]), np.array([np.inf, bound]))
     assert x_shared + step[1] == pytest.approx(bound)
     # The other coordinate minimises the quadratic with the offset fixed at the bound.
     best = target[0] - coupling * (bound - target[1]) / a[0, 0]
@@ -190,8 +186,36 @@ def test_a_bounded_step_solves_the_others_with_the_offset_held(
 def test_a_step_inside_the_bound_is_the_free_newton_step() -> None:
     a = np.array([[2.0, 0.4], [0.4, 1.0]])
     g = np.array([0.3, -0.2])
-    step = _bounded_step(a, g, 1, np.zeros(N_PARAMS), 10.0)
+    step = _bounded_step(a, g, np.zeros(2), np.array([-np.inf, -10.0]), np.array([np.inf, 10.0]))
     assert np.allclose(step, -np.linalg.solve(a, g))
+
+
+@given(
+    st.floats(-0.7, 0.7),
+    st.floats(-0.7, 0.7),
+    st.floats(-0.7, 0.7),
+    st.lists(st.floats(-20.0, 20.0), min_size=3, max_size=3),
+    st.floats(0.0, 3.0),
+)
+def test_a_bounded_step_is_the_constrained_minimum(
+    c01: float, c02: float, c12: float, target: list[float], bound: float
+) -> None:
+    """With several parameters bounded, the step lands on the box's minimum of the quadratic:
+    no parameter outside its bounds, and no feasible move of the free ones lowers it."""
+    a = np.array([[3.0, c01, c02], [c01, 3.0, c12], [c02, c12, 3.0]])
+    t = np.array(target)
+    x = np.zeros(3)
+    lo, hi = np.array([-np.inf, -bound, -bound]), np.array([np.inf, bound, bound])
+    step = _bounded_step(a, a @ (x - t), x, lo, hi)
+    end = x + step
+    assert np.all(end >= lo - 1e-9) and np.all(end <= hi + 1e-9)
+    # The gradient at the end: zero along every coordinate inside its bounds, and pointing out
+    # of the box (so that no feasible move lowers the quadratic) along every one on a bound; the
+    # active-set step is exact for such a well-conditioned quadratic with few bounds.
+    grad = a @ (end - t)
+    for k in range(3):
+        if lo[k] + 1e-9 < end[k] < hi[k] - 1e-9:
+            assert abs(grad[k]) < 1e-6, (k, grad)
 
 
 @pytest.mark.parametrize("k1", [0.0, 0.03, -0.15])
