@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace as dataclass_replace
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -13,6 +15,7 @@ from vision.tracking.local import search
 from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.tracker import Tracker, TrackerState
 from vision.tracking.video import VideoTracker
+from vision.tracks import TrackState
 
 R = 10.0
 CLOTH = (40, 160, 30)
@@ -245,3 +248,34 @@ def test_resting_ball_a_moving_ball_can_reach_stays_where_the_detector_put_it(si
     # The blue was followed past the red (so the red was searched, not carried, as it passed).
     assert abs(st.pos[1, 0] - xs[-1]) < R
     assert worst < 0.3
+
+
+def test_a_ball_just_taken_off_the_table_is_looked_for_as_a_lost_one() -> None:
+    """For ``gone_for`` frames after the tracker takes a ball off the table the whole table is
+    searched every ``lost_every`` frames (a ball measured once over a pocket's mouth, that in fact
+    struck the jaw and rolled on, is found again within a few frames); then no more."""
+    frame = np.zeros((240, 320, 3), np.uint8)
+    frame[:] = CLOTH
+    cv2.circle(frame, (100, 120), round(R), RED, -1)
+    px = np.array([[100.0, 120.0]])
+    seed = TrackerState.seed(["red1"], px, [R], appearance=disc_appearance(frame, px, np.array([R])))
+    sch = ScheduleConfig(full_every=0, lost_every=3, gone_for=12)
+    vt = VideoTracker(_Blind(), Tracker(seed), sch)
+    vt.process(frame)
+    real_update = vt.tracker.update
+
+    def pot_it(*args: object, **kwargs: object) -> TrackerState:
+        st = real_update(*args, **kwargs)  # type: ignore[arg-type]
+        vt.tracker.state = dataclass_replace(st, state=np.full(1, TrackState.ABSENT, np.int8))
+        return vt.tracker.state
+
+    vt.tracker.update = pot_it  # type: ignore[method-assign]
+    vt.process(frame)  # the ball leaves the table in this frame
+    before = vt.full_detections
+    for _ in range(12):
+        vt.process(frame)
+    assert vt.full_detections - before == 4  # every third frame of the twelve
+    before = vt.full_detections
+    for _ in range(12):
+        vt.process(frame)
+    assert vt.full_detections == before

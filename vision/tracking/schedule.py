@@ -25,6 +25,12 @@ class ScheduleConfig:
         lost_full: unseen frames after which a lost ball is no longer searched locally but by
             whole-table searches.
         lost_every: frames between whole-table searches while a ball is lost.
+        gone_for: frames after a ball left the table (potted, by the tracker's reckoning) during
+            which the whole table is searched every ``lost_every`` frames, as for a lost ball: a
+            ball that struck the cushion beside a pocket's jaws, measured once over the mouth,
+            is taken off the table at once, and searched for only every ``full_every`` frames
+            it rolled on unseen for up to a second (a rendered break-off: the white, back after
+            0.8 s, read as potted and a foul called).
         cloth: Lab colour of the cloth for the local search (None: each window's median).
         streak_mix: smallest share of the ball's colour in a pixel when the ball is unseen or
             fast (a streak ``k`` diameters long gives each pixel about ``1/k``; 0.25 keeps a
@@ -90,6 +96,7 @@ class ScheduleConfig:
     rest_speed: float = 0.4
     lost_full: int = 6
     lost_every: int = 3
+    gone_for: int = 30
     cloth: tuple[float, ...] | None = None
     streak_mix: float = 0.25
     hold_radii: float = 0.5
@@ -124,6 +131,7 @@ class ScheduleConfig:
             full_every=frames_at(self.full_every, fps) if self.full_every > 0 else 0,
             lost_full=frames_at(self.lost_full, fps),
             lost_every=frames_at(self.lost_every, fps),
+            gone_for=frames_at(self.gone_for, fps),
             settle_every=frames_at(self.settle_every, fps),
             settle_for=frames_at(self.settle_for, fps),
             roll_speed=self.roll_speed * k,

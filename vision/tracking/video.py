@@ -143,6 +143,9 @@ class VideoTracker:
         # and that spot (NaN: not measured): see ``_learn_bias``.
         self._bias = np.full((len(tracker.state.names), 2), np.nan)
         self._bias_at = np.full((len(tracker.state.names), 2), np.nan)
+        # Per ball, the frame count at which the tracker last took it off the table (see
+        # ``gone_for``; far in the past: never).
+        self._gone_at = np.full(len(tracker.state.names), -(10**9), np.int64)
         # This frame's detections of a cue ball found where it departed to (see find_departure).
         self._left: list[BallDetections] = []
 
@@ -159,6 +162,7 @@ class VideoTracker:
         # Balls off the table (potted, in hand) come back through the periodic full search
         # only; a ball lost on the table triggers one at once.
         lost = (state.state != TrackState.ABSENT) & (state.unseen >= sch.lost_full)
+        lost |= (state.state == TrackState.ABSENT) & (self.frames - self._gone_at < sch.gone_for)
         periodic = sch.full_every > 0 and self.frames % sch.full_every == 0
         self.frames += 1
         self.departed[:] = False
@@ -228,6 +232,8 @@ class VideoTracker:
         found = (state.state == TrackState.ABSENT) & (new.state == TrackState.SEEN)
         for i in np.flatnonzero(found):
             self._ref[i] = None
+        gone = (state.state != TrackState.ABSENT) & (new.state == TrackState.ABSENT)
+        self._gone_at[gone] = self.frames
         return new
 
     def _local(
