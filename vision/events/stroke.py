@@ -47,7 +47,7 @@ from vision.events.candidates import find_candidates
 from vision.events.config import EventConfig
 from vision.events.contacts import ball_contact, cushion_contact, estimate_time, strike_time
 from vision.events.exits import exits
-from vision.events.unseen import pushes, unseen_hits
+from vision.events.unseen import pushes, rolled_up, unseen_hits
 
 __all__ = ["StrokeFrames", "StrokeOutcome", "analyse_stroke"]
 
@@ -126,10 +126,11 @@ def analyse_stroke(sf: StrokeFrames, cfg: EventConfig, final_window: int, t_min:
     order = sorted(cands, key=lambda c: (estimate_time(an, c), c.cushion is not None))
     for c in order:
         ev: InputEvent | None = ball_contact(an, c) if c.cushion is None else cushion_contact(an, c)
-        if ev is not None:
+        if ev is not None and not _repeats(ev, events, 0.5 * cfg.dt):
             events.append(ev)
     events.extend(unseen_hits(an))
     events.extend(pushes(an, cands, final_window))
+    events.extend(rolled_up(an, [e for e in events if isinstance(e, Collision)], final_window))
     events.extend(exits(an, final_window))
     t_floor = events[0].t if events and isinstance(events[0], Strike) else t_min
     events = [e if e.t >= t_floor else _retime(e, t_floor) for e in events]
@@ -137,6 +138,19 @@ def analyse_stroke(sf: StrokeFrames, cfg: EventConfig, final_window: int, t_min:
     events = _snap_simultaneous(events, cfg.simultaneous_mm, an.white_contact)
     gone = frozenset(e.ball for e in events if isinstance(e, Pot | OffTable))
     return StrokeOutcome(events=tuple(events), gone=gone)
+
+
+def _repeats(e: InputEvent, events: list[InputEvent], within: float) -> bool:
+    """Whether collision ``e`` is one already found: the same pair within ``within`` seconds.
+    Two balls resting against each other after a gentle contact give a candidate in every frame
+    they stay within touching reach, and each candidate's fitted paths meet at the same instant
+    (a rendered free-ball stroke logged one white-green contact fifteen times); two balls cannot
+    part and meet again within a frame."""
+    if not isinstance(e, Collision):
+        return False
+    return any(
+        isinstance(o, Collision) and set(o.balls) == set(e.balls) and abs(o.t - e.t) < within for o in events
+    )
 
 
 def _retime(e: InputEvent, t: float) -> InputEvent:

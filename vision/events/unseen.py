@@ -131,3 +131,62 @@ def pushes(an: Analysis, cands: list[Candidate], final_window: int) -> list[Coll
         an.breaks[j].append(t)
         out.append(Collision(t=t, balls=pair))
     return out
+
+
+def rolled_up(an: Analysis, found: list[Collision], final_window: int) -> list[Collision]:
+    """The white's contact with a ball it rolled up to and came to rest touching, when no
+    contact of the white was found: a stroke so gentle that the ball it met moved less than the
+    tracks' noise (a white nudged into a ball for a free ball: 40 mm of roll, the ball it met
+    moved 3 mm) shows no speed change to time.
+
+    Touching at rest (within ``touching_mm`` of the final window's mean positions, the rest's own
+    test) after rolling towards that ball means the two met: the white came from clear of it
+    (not touching where the stroke began) along a line that reaches it (its centre within two
+    radii of the line from the white's start to its rest, ahead). The contact is timed at the
+    white's first sighting within touching reach of it.
+    """
+    sf, cfg = an.sf, an.cfg
+    names = sf.ball_names
+    if "white" not in names or any("white" in c.balls for c in found):
+        return []
+    w = names.index("white")
+    if not an.breaks[w] or np.isnan(sf.start[w, 0]):
+        return []  # not struck in this stroke
+    f = len(sf.times)
+    _, end_w = an.samples(w, f - final_window, f - 1)
+    if len(end_w) < 2:
+        return []
+    rest_w = end_w.mean(axis=0)
+    travel = rest_w - sf.start[w]
+    dist = float(np.hypot(*travel))
+    if dist <= cfg.move_mm:
+        return []
+    heading = travel / dist
+    reach = 2.0 * cfg.radius + cfg.touching_mm
+    best: tuple[float, int] | None = None
+    for j in range(len(names)):
+        if j == w or np.isnan(sf.start[j, 0]):
+            continue
+        _, end_j = an.samples(j, f - final_window, f - 1)
+        if len(end_j) < 2:
+            continue
+        gap = float(np.hypot(*(end_j.mean(axis=0) - rest_w)))
+        if gap > reach or float(np.hypot(*(sf.start[j] - sf.start[w]))) <= reach:
+            continue  # not touching now, or touching already before the stroke
+        rel = sf.start[j] - sf.start[w]
+        ahead = float(rel @ heading)
+        off_line = abs(float(rel[0] * heading[1] - rel[1] * heading[0]))
+        if ahead <= 0 or off_line > 2.0 * cfg.radius:
+            continue  # not where the white was heading
+        if best is None or gap < best[0]:
+            best = (gap, j)
+    if best is None:
+        return []
+    j = best[1]
+    t_w, p_w = an.samples(w, 0, f - 1)
+    close = np.hypot(*(p_w - sf.start[j]).T) <= reach
+    after = t_w >= min(an.breaks[w])
+    hits = np.flatnonzero(close & after)
+    t = float(t_w[hits[0]]) if len(hits) else float(t_w[-1])
+    an.breaks[j].append(t)
+    return [Collision(t=t, balls=white_first(names[w], names[j]))]
