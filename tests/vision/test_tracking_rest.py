@@ -265,3 +265,44 @@ def test_a_ball_gone_from_its_bare_spot_is_followed_into_its_streak() -> None:
     vt.process(streak)
     out = vt.process(streak)
     assert np.linalg.norm(out.pos[0] - black[0]) > 3 * R
+
+
+@pytest.mark.parametrize(
+    ("name", "ball", "moved", "cue_side", "neighbour_age", "pushed"),
+    [
+        # The cue ball, measured 0.3 r away from the side the cue came from: a gentle stroke.
+        ("white pushed away from the cue", "white", (3.0, 0.0), (-1.0, 0.0), None, True),
+        # Towards the cue: its tip or the bridge hand dragging the centre.
+        ("white dragged towards the cue", "white", (-3.0, 0.0), (-1.0, 0.0), None, False),
+        ("white moved under its noise", "white", (1.0, 0.0), (-1.0, 0.0), None, False),
+        ("white, no cue seen", "white", (3.0, 0.0), (0.0, 0.0), None, False),
+        ("white pushed sideways", "white", (0.0, 3.0), (-1.0, 0.0), None, False),
+        # An object ball moved away from a ball that came to rest against it since it stopped.
+        ("red pushed by the white rolled up", "red1", (3.0, 0.0), (0.0, 0.0), 5, True),
+        # ... but not by a neighbour that was there all along (a pack's split moves it).
+        ("red beside an old neighbour", "red1", (3.0, 0.0), (0.0, 0.0), 500, False),
+        ("red moved towards the white", "red1", (-3.0, 0.0), (0.0, 0.0), 5, False),
+    ],
+)
+def test_a_ball_long_at_rest_is_pushed_only_away_from_what_pushed_it(
+    name: str,
+    ball: str,
+    moved: tuple[float, float],
+    cue_side: tuple[float, float],
+    neighbour_age: int | None,
+    pushed: bool,
+) -> None:
+    names = ["white", "red1"]
+    red_at = 121.0 if ball == "red1" else 300.0  # touching the white, or far off
+    px = np.array([[100.0, 120.0], [red_at, 120.0]])
+    img = np.zeros((240, 400, 3), np.uint8)
+    img[:] = (40, 160, 30)
+    vt = _resting(names, px, [COLOURS.index(Colour.WHITE), COLOURS.index(Colour.RED)], img)
+    i = names.index(ball)
+    vt._anchor[:] = px
+    vt._anchor_age[:] = 400
+    if neighbour_age is not None:
+        vt._anchor_age[1 - i] = neighbour_age
+    vt._cue_side[i] = cue_side
+    rested = px[i] + np.array(moved)
+    assert vt._pushed(vt.tracker.state, i, rested) == pushed, name

@@ -47,6 +47,12 @@ class ScheduleConfig:
             stroke's first frame (0: never): the strike falls inside the exposure, so the first
             frame shows at most part of a frame's travel; 5 keeps a 4 m/s stroke at 30 fps, and
             on Task3 a reach of 10 took the bridge hand's fingers for the white in two clips.
+        push_radii: a ball long at rest re-measured this far (ball radii) from its anchor, away
+            from what can push it (the cue, for the cue ball; a ball come to rest against it,
+            for an object ball), was pushed, not dragged (:meth:`VideoTracker._pushed`): 0.2
+            is over the detector's noise on a resting ball (a tenth of a radius) and under the
+            3-7 mm a white nudged into a ball moves it at the far end of a broadcast view.
+        push_cos: ... within this cosine of straight away from it.
         side_decay: share of the remembered side of the changes round a disturbed resting cue ball
             kept per frame it is disturbed again (the latest, the cue's feathering, count most;
             a hand that placed the ball seconds before, least).
@@ -114,6 +120,8 @@ class ScheduleConfig:
     roll_speed: float = 0.4
     settle_look: float = 10.0
     settle_change: float = 3.0
+    push_radii: float = 0.2
+    push_cos: float = 0.7
     pack_radii: float = 2.5
     pack_speed: float = 0.5
 

@@ -295,11 +295,20 @@ class VideoTracker:
                     rested = self._settle(frame, i, at[0], float(r), int(state.colour[i]))
                     self._tried[i], self._tried_at[i] = thumb, state.pos[i]
                     if anchored and self._anchor_age[i] >= sch.settle_for:
-                        # Long at rest there (an addressed white): the cue's tip by it drags the
-                        # detector's centre too. Within its first ``settle_for`` frames at rest a
-                        # ball may still creep on (sample 02's white, its stroke's departure
-                        # unseen, froze 4 px short and then jumped: read as a hand placing it).
-                        rested = self._anchor[i].copy()
+                        if self._pushed(state, i, rested):
+                            # Moved away from what pushed it by more than its noise: a gentle
+                            # stroke or contact, not a drag; it may roll on from here.
+                            self._struck_white[i] = state.names[i] == CUE_BALL
+                            self._rolled[i] = True
+                            self._origin[i] = self._anchor[i]
+                            self._anchor[i] = np.nan
+                        else:
+                            # Long at rest there (an addressed white): the cue's tip by it drags
+                            # the detector's centre too. Within its first ``settle_for`` frames
+                            # at rest a ball may still creep on (sample 02's white, its stroke's
+                            # departure unseen, froze 4 px short and then jumped: read as a hand
+                            # placing it).
+                            rested = self._anchor[i].copy()
                     if rested is not None:
                         at = rested[None, :]
                         self._settle_at[i] = rested
@@ -528,6 +537,40 @@ class VideoTracker:
         if not np.all(np.isfinite(look)):
             return True
         return float(np.linalg.norm((look - self._cloth_at[i]) * LAB_W)) <= self.schedule.cover
+
+    def _pushed(self, state: TrackerState, i: int, rested: FloatArray | None) -> bool:
+        """Whether ball ``i``, long at rest at its anchor, re-measured at ``rested`` more than
+        ``push_radii`` from it (within ``push_cos`` of straight away from what pushed it), was
+        moved, not dragged: a contact too gentle to leave in one frame.
+
+        What pushes the cue ball is the cue, from the side the changes round it came from while
+        it was addressed (:func:`change_pull`); what pushes an object ball is a ball that came to
+        rest against it since it stopped there (a white rolled up to it for a free ball: the red
+        or colour moves 3-7 mm, less than a radius). The cue's tip, the bridge hand and a sleeve
+        drag a measured centre towards them, never away.
+        """
+        if rested is None:
+            return False
+        moved = rested - self._anchor[i]
+        dist = float(np.hypot(*moved))
+        r = float(state.radius[i])
+        if dist < self.schedule.push_radii * r:
+            return False
+        if state.names[i] == CUE_BALL:
+            away = -self._cue_side[i]
+        else:
+            # The nearest ball touching it that came to rest after it did (not a pack's
+            # neighbour, which was there all along).
+            on = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
+            d = np.where(on, np.linalg.norm(state.pos - self._anchor[i], axis=1), np.inf)
+            k = int(np.argmin(d))
+            if not np.isfinite(d[k]) or d[k] > 2.5 * r or self._anchor_age[k] >= self._anchor_age[i]:
+                return False
+            away = self._anchor[i] - state.pos[k]
+        norm = float(np.hypot(*away))
+        if norm <= 0:
+            return False
+        return float(moved @ away) / (dist * norm) > self.schedule.push_cos
 
     def _anchored(self, state: TrackerState, i: int) -> bool:
         """Whether ball ``i`` is still within ``hold_radii`` of where it was last carried at rest
