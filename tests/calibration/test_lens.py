@@ -19,8 +19,8 @@ from calibration import calibrate
 from calibration.calibrate import Calibration, calibrate_image
 from calibration.camera import Camera, Intrinsics, Pose
 from calibration.edgecheck import check_cushion_edges
-from calibration.fit import CameraFit
-from calibration.lens import BEND_SEARCH_MM, bend_shift_mm, distortion_earned
+from calibration.fit import NOSE_HEIGHT, SIDES, CameraFit, Observations
+from calibration.lens import BEND_SEARCH_MM, bend_seen, bend_shift_mm, distortion_earned
 from calibration.table import TABLE
 
 GRID = np.stack(np.meshgrid(np.linspace(0, TABLE.length, 7), np.linspace(0, TABLE.width, 5)), -1).reshape(
@@ -128,3 +128,37 @@ def test_a_bent_search_that_fits_not_far_better_is_dropped(
     assert len(searches) == 3
     np.testing.assert_allclose(both.table_to_pixels(GRID), straight_only.table_to_pixels(GRID), atol=1e-9)
     assert check_cushion_edges(image, replace(both, edge_offset_mm=0.0)).median_px <= 3.0
+
+
+def _noses_seen_by(cam: Camera) -> Observations:
+    """Where a perfect detector finds each cushion's nose line in ``cam``'s picture (its own bend
+    included), clear of the pockets."""
+    cushion = {}
+    for side, (axis, value) in SIDES.items():
+        span = TABLE.width if axis == 0 else TABLE.length
+        pts = np.empty((30, 2))
+        pts[:, axis] = value
+        pts[:, 1 - axis] = np.linspace(0.1 * span, 0.9 * span, 30)
+        px = cam.project(pts, NOSE_HEIGHT)
+        inside = (px[:, 0] >= 0) & (px[:, 0] < 960) & (px[:, 1] >= 0) & (px[:, 1] < 540)
+        cushion[side] = px[inside]
+    return Observations(cushion=cushion, baulk=np.zeros((0, 2)), d_arc=np.zeros((0, 2)))
+
+
+@pytest.mark.parametrize(
+    ("hfov", "tilt", "yaw"), [(70.0, 5.0, 30.0), (60.0, 20.0, 200.0), (56.0, 30.0, 95.0)]
+)
+@pytest.mark.parametrize("k1", [-0.25, -0.1])
+def test_a_bend_the_lines_show_stands_and_one_they_refute_does_not(
+    hfov: float, tilt: float, yaw: float, k1: float
+) -> None:
+    """Edges seen through a bent lens bow as that lens says: the bend stands. Straight edges
+    (a straight lens) refute the same bend (Task2 clip 11 frame 0: every edge straight to a
+    pixel, the bend fitted to a player's points bowed them 3-5 px); a bend too slight to bow any
+    line visibly is not refused by the lines."""
+    bent_cam = _camera(hfov, tilt, yaw, k1)
+    bent = _fit_of(bent_cam)
+    assert bend_seen(_noses_seen_by(bent_cam), bent)
+    assert not bend_seen(_noses_seen_by(_camera(hfov, tilt, yaw)), bent)
+    slight = _fit_of(bent_cam, k1=-0.002)
+    assert bend_seen(_noses_seen_by(_camera(hfov, tilt, yaw)), slight)
