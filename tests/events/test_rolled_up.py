@@ -65,3 +65,11 @@ def test_a_white_touching_before_the_stroke_is_not_rolled_up() -> None:
     start = (GREEN[0] - 2 * R - 0.3, GREEN[1])
     events = _run((start[0] - 200.0, start[1]), 0.0, white_from=start)
     assert _white_hits(events) == []
+
+
+def test_a_contact_is_logged_once() -> None:
+    """The white resting against the green it rolled into gives a candidate contact in every
+    frame; however they are timed and snapped, the log holds that contact once."""
+    events = _run((GREEN[0] - 2 * R - 0.3, GREEN[1]), 3.0)
+    hits = _white_hits(events)
+    assert len(hits) == len({(round(h.t, 6), frozenset(h.balls)) for h in hits})

@@ -136,6 +136,13 @@ def analyse_stroke(sf: StrokeFrames, cfg: EventConfig, final_window: int, t_min:
     events = [e if e.t >= t_floor else _retime(e, t_floor) for e in events]
     events.sort(key=lambda e: (e.t, not isinstance(e, Strike)))
     events = _snap_simultaneous(events, cfg.simultaneous_mm, an.white_contact)
+    # Once more after the retiming and the snapping: two contacts of one pair a frame or two
+    # apart (a white resting against the ball it rolled into) can be snapped onto one instant.
+    kept: list[InputEvent] = []
+    for e in events:
+        if not _repeats(e, kept, 0.5 * cfg.dt):
+            kept.append(e)
+    events = kept
     gone = frozenset(e.ball for e in events if isinstance(e, Pot | OffTable))
     return StrokeOutcome(events=tuple(events), gone=gone)
 
