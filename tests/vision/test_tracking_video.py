@@ -193,63 +193,6 @@ def test_a_ball_at_rest_is_re_measured_only_while_its_picture_changes(creeps: bo
         assert sum(at_rest) <= 2
 
 
-BLUE = (190, 90, 20)
-SHADE = (35, 100, 40)
-
-
-class _Known:
-    """A detector that measures known balls exactly (the ones inside the window asked)."""
-
-    def __init__(self) -> None:
-        self.balls: list[tuple[float, float, int]] = []
-
-    def detect(self, image: Image, roi: tuple[int, int, int, int] | None = None) -> BallDetections:
-        x0, y0, x1, y1 = roi if roi is not None else (0, 0, image.shape[1], image.shape[0])
-        inside = [(u, v, c) for u, v, c in self.balls if x0 <= u < x1 and y0 <= v < y1]
-        if not inside:
-            return BallDetections.empty()
-        arr = np.array(inside, np.float64)
-        return BallDetections.build(arr[:, :2], np.full(len(arr), R), colour=arr[:, 2].astype(np.int64))
-
-
-def _passing(blue_x: float, side: int) -> Image:
-    """A red resting at (160, 120) with one half in shade (``side``: +1 the lower half, -1 the
-    upper), so that its colour search finds only its lit half; a blue at ``blue_x`` on row 97."""
-    img = np.zeros((240, 320, 3), np.uint8)
-    img[:] = CLOTH
-    cv2.circle(img, (160, 120), round(R), RED, -1)
-    rows = slice(123, 131) if side > 0 else slice(110, 118)
-    disc = np.zeros(img.shape[:2], bool)
-    disc[np.hypot(*np.mgrid[-120:120, -160:160][::-1]) <= R] = True
-    shade = np.zeros_like(disc)
-    shade[rows] = disc[rows]
-    img[shade] = SHADE
-    cv2.circle(img, (round(blue_x), 97), round(R), BLUE, -1)
-    return img
-
-
-@pytest.mark.parametrize("side", [1, -1])
-def test_resting_ball_a_moving_ball_can_reach_stays_where_the_detector_put_it(side: int) -> None:
-    """A resting ball searched by colour because a moving ball can reach it keeps the detector's
-    centre: the search's offset from it (its lit half), learnt as it settled, is taken off."""
-    blue = 2 + 3  # COLOURS: white, red, yellow, green, brown, blue
-    xs = [40.0] * 8 + [40.0 + 3.0 * k for k in range(1, 80)]
-    det = _Known()
-    first = _passing(xs[0], side)
-    px = np.array([[160.0, 120.0], [xs[0], 97.0]])
-    look = disc_appearance(first, px, np.array([R, R]))
-    seed = TrackerState.seed(["red1", "blue"], px, [R, R], colour=[1, blue], appearance=look)
-    vt = VideoTracker(det, Tracker(seed), ScheduleConfig(full_every=0))
-    worst = 0.0
-    for x in xs:
-        det.balls = [(160.0, 120.0, 1), (x, 97.0, blue)]
-        st = vt.process(_passing(x, side))
-        worst = max(worst, float(np.hypot(*(st.pos[0] - (160.0, 120.0)))))
-    # The blue was followed past the red (so the red was searched, not carried, as it passed).
-    assert abs(st.pos[1, 0] - xs[-1]) < R
-    assert worst < 0.3
-
-
 def test_a_ball_just_taken_off_the_table_is_looked_for_as_a_lost_one() -> None:
     """For ``gone_for`` frames after the tracker takes a ball off the table the whole table is
     searched every ``lost_every`` frames (a ball measured once over a pocket's mouth, that in fact

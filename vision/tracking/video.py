@@ -139,10 +139,6 @@ class VideoTracker:
         self._cloth_at = np.full((len(tracker.state.names), 3), np.nan)
         self._carried = np.zeros(len(tracker.state.names), bool)
         self._covered = np.zeros(len(tracker.state.names), bool)
-        # Per ball, the colour search's offset from the detector's centre where it last settled,
-        # and that spot (NaN: not measured): see ``_learn_bias``.
-        self._bias = np.full((len(tracker.state.names), 2), np.nan)
-        self._bias_at = np.full((len(tracker.state.names), 2), np.nan)
         # Per ball, the frame count at which the tracker last took it off the table (see
         # ``gone_for``; far in the past: never).
         self._gone_at = np.full(len(tracker.state.names), -(10**9), np.int64)
@@ -312,7 +308,6 @@ class VideoTracker:
                     if rested is not None:
                         at = rested[None, :]
                         self._settle_at[i] = rested
-                        self._learn_bias(frame, state, i, rested, cloth)
                 elif (
                     self._rolled[i]
                     and self._resting[i] < sch.settle_for
@@ -328,7 +323,6 @@ class VideoTracker:
                         # Still creeping: measured where it is now, watched from this frame on.
                         at = rested[None, :]
                         self._settle_at[i] = rested
-                        self._learn_bias(frame, state, i, rested, cloth)
                         self._ref[i] = thumb
                         self._resting[i] = 0
                 self._resting[i] += 1
@@ -396,10 +390,6 @@ class VideoTracker:
                     mix=mix,
                     min_half=self._half(u, v, pu, pv, r),
                 )
-                if state.names[i] != CUE_BALL:
-                    # (Not the cue ball: at rest it is held to its spot (``hold``), and its search
-                    # is what its stroke's departure is told by.)
-                    found = self._unbias(found, i, float(r))
                 if cue and not near(found.pixel, state.pos[i], sch.hold_radii * r):
                     left = find_departure(frame, state, i, sch, self.region, cloth, found, side)
                     self.local_searches += 1
@@ -449,65 +439,6 @@ class VideoTracker:
         parts, looks = held + parts, held_looks + looks
         app = np.concatenate(looks) if looks else np.zeros((0, 3))
         return concat(parts), app, disturbed
-
-    def _learn_bias(
-        self, frame: Image, state: TrackerState, i: int, at: FloatArray, cloth: FloatArray | None
-    ) -> None:
-        """Remember where the colour search puts ball ``i`` resting at the detector's ``at``.
-
-        Why: the colour search weighs a ball's lit side and its shaded side unlike the detector
-        (each pixel is asked whether it is nearer the ball's mean colour than the cloth), and a
-        resting ball that a moving ball can reach is searched every frame (``_struck``): on the
-        synthetic clips its centre sat 2-4.5 pixels off the detector's towards the lit side, 20-30
-        mm along a steep view, while the ball never moved. The light on a spot does not change
-        while a ball rests there, so the offset measured once as it settles holds for every
-        search of it there.
-        """
-        r = float(state.radius[i])
-        # Beside another ball the search's blob is split from its neighbour's, or shaded by it: its
-        # offset there is the pair's, not the light's, and wrong as soon as either moves (learnt
-        # in the rack, it pushed reds scattered by the break-off off their blobs). What was
-        # learnt on this spot before the other came by still holds.
-        others = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
-        d = np.linalg.norm(state.pos[others] - at, axis=1)
-        if not np.all(np.isfinite(state.appearance[i])) or np.any(
-            np.nan_to_num(d, nan=np.inf) < self.schedule.pack_radii * r
-        ):
-            if not near(self._bias_at[i : i + 1], at, self.schedule.hold_radii * r):
-                self._bias[i], self._bias_at[i] = np.nan, np.nan
-            return
-        self._bias[i], self._bias_at[i] = np.nan, np.nan
-        roi = window(at[0], at[1], at[0], at[1], self.schedule.margin_radii * r, frame.shape)
-        found = search(
-            frame,
-            roi,
-            state.appearance[i],
-            r,
-            cloth,
-            self.region,
-            mix=0.4,
-            min_half=self._half(at[0], at[1], at[0], at[1], r),
-        )
-        self.local_searches += 1
-        if not len(found):
-            return
-        d = np.linalg.norm(found.pixel - at, axis=1)
-        k = int(np.argmin(d))
-        if d[k] < self.schedule.hold_radii * r:
-            self._bias[i], self._bias_at[i] = found.pixel[k] - at, at
-
-    def _unbias(self, found: BallDetections, i: int, r: float) -> BallDetections:
-        """``found`` (ball ``i``'s colour search) less the search's offset learned where it rested
-        (``_learn_bias``), in full at that spot and fading out over a radius of travel from it
-        (the light, and so the offset, changes as the ball goes; a step at once would read as a
-        jolt of its speed)."""
-        if not len(found) or not np.all(np.isfinite(self._bias[i])):
-            return found
-        d = np.linalg.norm(found.pixel - self._bias[i] - self._bias_at[i], axis=1)
-        share = np.clip(1.0 - d / r, 0.0, 1.0)
-        if not np.any(share > 0):
-            return found
-        return replace(found, pixel=found.pixel - share[:, None] * self._bias[i], position=None)
 
     def _stirred(
         self, i: int, at: FloatArray, thumb: npt.NDArray[np.int16], window: tuple[int, int, int, int]
