@@ -50,7 +50,7 @@ def shrink(image: Image, size: tuple[int, int]) -> Image:
 
 
 #: Scale of the grey thumbnail the tracker's change test compares frames by
-#: (:attr:`vision.tracking.video.ScheduleConfig.thumb`: 160x90 for 720p).
+#: (:attr:`vision.tracking.schedule.ScheduleConfig.thumb`: 160x90 for 720p).
 THUMB_SCALE = 0.125
 
 

@@ -39,8 +39,9 @@ class ScheduleConfig:
             (``streak_mix``); slower balls are searched with the resting share, which keeps
             a slow object ball off a cue or a hand beside it (on Task3, 0.5 lost clip 25's ball).
         hold_radii: a resting cue ball with motion around it, or an object ball no moving ball can
-            reach (:meth:`VideoTracker._struck`), is measured where it rests unless it is found
-            farther than this (ball radii) from there: a cue tip or a hand touching its
+            reach (:meth:`~vision.tracking.video.VideoTracker._struck`), is measured where it
+            rests unless it is found farther than this (ball radii) from there: a cue tip or a
+            hand touching its
             blob drags the blob's centre by a fraction of a radius, and the stroke's first
             frame moves a struck ball more than that.
         strike_radii: farthest (ball radii) a cue ball that left its spot is looked for in the
@@ -49,21 +50,22 @@ class ScheduleConfig:
             on Task3 a reach of 10 took the bridge hand's fingers for the white in two clips.
         push_radii: a ball long at rest re-measured this far (ball radii) from its anchor, away
             from what can push it (the cue, for the cue ball; a ball come to rest against it,
-            for an object ball), was pushed, not dragged (:meth:`VideoTracker._pushed`): 0.2
-            is over the detector's noise on a resting ball (a tenth of a radius) and under the
-            3-7 mm a white nudged into a ball moves it at the far end of a broadcast view.
+            for an object ball), was pushed, not dragged
+            (:meth:`~vision.tracking.video.VideoTracker._pushed`): 0.2 is over the detector's
+            noise on a resting ball (a tenth of a radius) and under the 3-7 mm a white nudged
+            into a ball moves it at the far end of a broadcast view.
         push_cos: ... within this cosine of straight away from it.
         side_decay: share of the remembered side of the changes round a disturbed resting cue ball
             kept per frame it is disturbed again (the latest, the cue's feathering, count most;
             a hand that placed the ball seconds before, least).
         pack_radii: centre distance (ball radii) within which two balls touch, for the pack test
-            (:meth:`VideoTracker._packed`).
+            (:meth:`~vision.tracking.video.VideoTracker._packed`).
         pack_speed: fastest a ball in a pack is measured by the detector (ball radii a frame): faster
             it is blurred, a streak the detector does not find. Not scaled with the frame rate: the
             blur is the travel in one exposure, a frame.
         cover: weighted Lab distance (lightness counts half) from the cloth beside a resting
             ball at which its spot, with no ball measured there, counts as covered (see
-            :meth:`VideoTracker._hidden`).
+            :meth:`~vision.tracking.video.VideoTracker._hidden`).
         purity: largest distance off the cloth-to-ball colour segment, as a share of the
             segment, of a blob taken for the departing cue ball (real footage: the ball's
             streak 0.06-0.14, fingers 0.34-0.43; synthetic: streak 0.02-0.12, cue 0.18-0.22).
