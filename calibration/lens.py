@@ -99,29 +99,20 @@ def distortion_earned(plain: CameraFit, bent: CameraFit, count: int) -> bool:
 
 def _bow_frame(points: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, float] | None:
     """A line's frame from its edge points: centre, direction, normal, the span along the
-    direction from the centre (``(2,)``, pixels), and the bow (pixels:
-    the quadratic's sagitta over the points' span, in that frame) after three rounds of dropping
-    points beyond three robust sigmas (a ball, a cue or a hand on the edge). None: too few
-    points or too short a span."""
+    direction from the centre (``(2,)``, pixels), and the bow (pixels: the least-squares
+    quadratic's sagitta over the points' span, in that frame). The points are the edge search's
+    inliers already (:func:`calibration.markings.robust_curve`: a ball, a cue or a hand on the
+    edge is gone). None: too few points or too short a span."""
     if len(points) < BOW_MIN_POINTS:
         return None
     c = points.mean(axis=0)
     _, _, vt = np.linalg.svd(points - c)
     d, n = vt[0], vt[1]
     t, e = (points - c) @ d, (points - c) @ n
-    keep = np.ones(len(points), bool)
-    coef = np.zeros(3)
-    for _ in range(3):
-        if int(keep.sum()) < BOW_MIN_POINTS:
-            return None
-        a = np.stack([t * t, t, np.ones_like(t)], axis=1)
-        coef, *_ = np.linalg.lstsq(a[keep], e[keep], rcond=None)
-        res = e - a @ coef
-        sigma = 1.4826 * float(np.median(np.abs(res[keep]))) + 0.3
-        keep = np.abs(res) < 3.0 * sigma
-    lo, hi = float(t[keep].min()), float(t[keep].max())
+    lo, hi = float(t.min()), float(t.max())
     if hi - lo < BOW_MIN_SPAN_PX:
         return None
+    coef = np.polyfit(t, e, 2)
     c = c + d * 0.5 * (lo + hi)  # centred on the span
     half = 0.5 * (hi - lo)
     return c, d, n, np.array([-half, half]), float(coef[0]) * half**2
