@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from calibration.calibrate import Calibration, _flip, _from_fit
@@ -15,6 +15,7 @@ from calibration.fit import (
     _SIGN,
     _TABLE_CENTRE,
     NOSE_HEIGHT,
+    SHARED_OFFSET_BOUND_PX,
     SIDE_ORDER,
     SIDES,
     CameraFit,
@@ -140,14 +141,19 @@ def _fit_with_faces_outside(cam: Camera, outside_px: float) -> tuple[CameraFit, 
 # half-pixel, a cushion's profile; drawn here up to three quarters of a pixel at the table's
 # middle): the shared offset takes up as much of it as the baulk-line and D can tell from the
 # table's scale (its prior: 0 give or take a pixel; its bound: a quarter of one), never more, and
-# the cloth stays within about a pixel.
+# the cloth stays within about a pixel. What lies beyond the bound the model cannot represent:
+# the fit spreads it over the camera, at most a few times its size at the grid's corners (the
+# pinned example: 0.5 px beyond it, tilt 35 degrees on a 640 px frame, moved a corner 1.96 px;
+# that is the model's optimum, the same when started from the true camera).
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cameras(distortion=False, min_tilt=10.0), st.floats(-0.75, 0.75))
+@example(Camera(Intrinsics.from_fov(640, 360, 40.0), Pose(5323.0, 35.0, 208.0, 0.0, (33.0, 0.0))), 0.75)
 def test_a_shared_edge_offset_leaves_the_cloth_true(cam: Camera, outside_px: float) -> None:
     fit, outside = _fit_with_faces_outside(cam, outside_px)
     size = (cam.intrinsics.width, cam.intrinsics.height)
     err = np.hypot(*(_from_fit(fit, size, 1.0).table_to_pixels(GRID) - cam.project(GRID)).T)
-    assert err.max() < 0.5 + 1e-3 * size[0], f"max reprojection error {err.max():.3f} px"
+    beyond = max(0.0, abs(outside_px) - SHARED_OFFSET_BOUND_PX)
+    assert err.max() < 0.5 + 1e-3 * size[0] + 3.0 * beyond, f"max reprojection error {err.max():.3f} px"
     # Between none of it and all of it (the offset is inward-positive), to a third of a mm.
     assert min(0.0, -outside) - 0.3 <= fit.shared_offset <= max(0.0, -outside) + 0.3, fit.shared_offset
 
