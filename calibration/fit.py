@@ -42,6 +42,7 @@ import numpy.typing as npt
 from calibration.errors import BaulklineError
 from calibration.homography import FloatArray, Homography
 from calibration.rays import marking_residuals
+from calibration.solver import solve as compiled_solve
 from calibration.table import TABLE
 
 #: Height of the cushion nose above the cloth (mm): 63.5% of a ball's diameter (module docstring).
@@ -631,6 +632,59 @@ def _solve(
     return x
 
 
+def _solve_compiled(
+    x0: FloatArray,
+    mask: npt.NDArray[np.bool_],
+    flat: Flat,
+    cxy: FloatArray,
+    f0: float,
+    iterations: int,
+    weights: FloatArray,
+    seen: npt.NDArray[np.bool_],
+    shared_weight: float,
+    lower: FloatArray | None = None,
+    upper: FloatArray | None = None,
+) -> FloatArray:
+    """:func:`_solve` (same arguments, same result) in one compiled call,
+    :func:`calibration.solver.solve`: what :func:`fit_camera` runs."""
+    px, z, kind, value, sid = flat
+    consts = np.array(
+        [
+            math.log(f0),
+            PRIOR_WEIGHT_MM,
+            K1_PRIOR_MM,
+            NARROW_LENS_WEIGHT_MM,
+            shared_weight,
+            _NARROW_MARGIN,
+            _COS_NEAR,
+        ]
+    )
+    lo = np.full(N_PARAMS, -np.inf) if lower is None else np.asarray(lower, dtype=np.float64)
+    hi = np.full(N_PARAMS, np.inf) if upper is None else np.asarray(upper, dtype=np.float64)
+    out: FloatArray = compiled_solve(
+        np.asarray(x0, dtype=np.float64),
+        np.asarray(mask, dtype=np.bool_),
+        np.ascontiguousarray(px, dtype=np.float64),
+        z,
+        kind,
+        value,
+        sid,
+        _SIGN,
+        np.asarray(cxy, dtype=np.float64),
+        _TABLE_CENTRE,
+        _D_CENTRE,
+        consts,
+        np.asarray(weights, dtype=np.float64),
+        np.asarray(seen, dtype=np.float64),
+        _STEPS,
+        ROBUST_MM,
+        int(iterations),
+        lo,
+        hi,
+    )
+    return out
+
+
 def focal_from_homography(h: FloatArray, cx: float, cy: float) -> float | None:
     """Focal length from a plane homography with square pixels and known principal point
     (Zhang's two constraints, least squares); None when the view is too frontal to tell."""
@@ -742,7 +796,7 @@ def fit_camera(
             x0[SHARED_OFFSET] = 0.0
         shared_weight = shared_offset_weight(math.exp(x0[0]), centre)
         lower, upper = offset_bounds(math.exp(x0[0]), centre)
-        q = _solve(
+        q = _solve_compiled(
             _solver_params(x0[None])[0],
             mask,
             flat,

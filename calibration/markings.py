@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from calibration.curvefit import curve_inliers, draws
 from calibration.errors import BaulklineError
 from calibration.homography import FloatArray, Homography
 from calibration.table import TABLE
@@ -355,66 +356,39 @@ def sample(img: npt.NDArray[np.uint8] | npt.NDArray[np.float32] | FloatArray, pt
     flat = pts.reshape(-1, 2).astype(np.float32)
     h, w = img.shape[:2]
     src = img if img.dtype == np.uint8 else np.asarray(img, dtype=np.float32)
+    # The maps keep the points' own rows (a column of one for a flat list): remap reads a
+    # wide map faster than a tall one, and each output pixel is the same either way.
+    cols = shape[-1] if len(shape) > 1 and shape[-1] > 0 else 1
     vals = cv2.remap(
         src,
-        flat[:, 0].reshape(-1, 1),
-        flat[:, 1].reshape(-1, 1),
+        np.ascontiguousarray(flat[:, 0].reshape(-1, cols)),
+        np.ascontiguousarray(flat[:, 1].reshape(-1, cols)),
         cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )
-    arr = np.asarray(vals, dtype=np.float64)
-    if arr.ndim == 3:
-        arr = arr.max(axis=2)
-    out: FloatArray = arr.reshape(shape)
+    if vals.ndim == 3:  # the brightest channel, by channel: numpy's max over a short last axis crawls
+        vals = np.maximum(np.maximum(vals[..., 0], vals[..., 1]), vals[..., 2])
+    out: FloatArray = np.asarray(vals, dtype=np.float64).reshape(shape)
     inside = (flat[:, 0] >= 0) & (flat[:, 0] <= w - 1) & (flat[:, 1] >= 0) & (flat[:, 1] <= h - 1)
     out.reshape(-1)[~inside] = np.nan
     return out
 
 
 def robust_curve(pts: FloatArray, tol: float, iterations: int = 40, seed: int = 0) -> npt.NDArray[np.bool_]:
-    """Inliers of the best quadratic curve through image points (RANSAC on three points, all
-    hypotheses scored in one vectorised step).
+    """Inliers of the best quadratic curve through image points (RANSAC on three points, the
+    best hypothesis refitted to its inliers by least squares).
 
     A quadratic, not a line, so that a cushion bent by lens distortion still counts as one
     curve; occluded samples (a ball, a cue, an arm) are the outliers. The three-point curves
     are solved in closed form (divided differences) and the axes come from the 2x2 scatter
-    matrix: it runs a dozen times per calibration, where batched ``linalg`` calls cost more
-    than their arithmetic.
+    matrix, compiled (:mod:`calibration.curvefit`): it runs a dozen times per calibration on a
+    few dozen points, where numpy's calls cost more than their arithmetic.
     """
     n = len(pts)
     if n < 6:
         return np.zeros(n, dtype=bool)
-    centre = pts.mean(axis=0)
-    rel = pts - centre
-    _, vecs = np.linalg.eigh(rel.T @ rel)  # ascending: the last is the curve's direction
-    t = rel @ vecs[:, 1]
-    d = rel @ vecs[:, 0]
-    t = t / max(float(np.abs(t).max()), 1e-9)
-    rng = np.random.default_rng(seed)
-    idx = np.sort(rng.integers(0, n, size=(iterations, 3)), axis=1)  # repeats: singular, skipped
-    t0, t1, t2 = t[idx[:, 0]], t[idx[:, 1]], t[idx[:, 2]]
-    d0, d1, d2 = d[idx[:, 0]], d[idx[:, 1]], d[idx[:, 2]]
-    ok = np.abs((t1 - t0) * (t2 - t0) * (t2 - t1)) > 1e-9  # the Vandermonde determinant
-    if not ok.any():
-        return np.zeros(n, dtype=bool)
-    t0, t1, t2, d0, d1, d2 = t0[ok], t1[ok], t2[ok], d0[ok], d1[ok], d2[ok]
-    f01 = (d1 - d0) / (t1 - t0)
-    a = ((d2 - d1) / (t2 - t1) - f01) / (t2 - t0)
-    b = f01 - a * (t0 + t1)
-    c = d0 - (a * t0 + b) * t0
-    pred = a[:, None] * (t * t)[None, :] + b[:, None] * t[None, :] + c[:, None]
-    inl = np.abs(pred - d[None]) < tol
-    best = inl[int(np.argmax(inl.sum(axis=1)))]
-    if best.sum() >= 3:
-        design = np.stack([t * t, t, np.ones(n)], axis=1)
-        sub = design[best]
-        try:
-            coef = np.linalg.solve(sub.T @ sub, sub.T @ d[best])
-        except np.linalg.LinAlgError:
-            coef = None
-        if coef is not None:
-            best = np.abs(design @ coef - d) < tol
-    out: npt.NDArray[np.bool_] = best
+    pts64 = np.ascontiguousarray(pts, dtype=np.float64)
+    out: npt.NDArray[np.bool_] = curve_inliers(pts64, float(tol), draws(n, iterations, seed))
     return out
 
 
@@ -495,8 +469,14 @@ def cloth_coloured(image: UInt8Array, px: FloatArray, hue: int) -> npt.NDArray[n
     converted to HSV."""
     shape = px.shape[:-1]
     flat = px.reshape(-1, 2).astype(np.float32)
-    bgr = cv2.remap(image, flat[:, 0].reshape(-1, 1), flat[:, 1].reshape(-1, 1), cv2.INTER_LINEAR)
-    hsv = cv2.cvtColor(np.asarray(bgr, dtype=np.uint8).reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    cols = shape[-1] if len(shape) > 1 and shape[-1] > 0 else 1  # wide maps, as in sample()
+    bgr = cv2.remap(
+        image,
+        np.ascontiguousarray(flat[:, 0].reshape(-1, cols)),
+        np.ascontiguousarray(flat[:, 1].reshape(-1, cols)),
+        cv2.INTER_LINEAR,
+    )
+    hsv = cv2.cvtColor(np.asarray(bgr, dtype=np.uint8), cv2.COLOR_BGR2HSV).reshape(-1, 3)
     diff = np.abs(hsv[:, 0].astype(np.int16) - hue)
     diff = np.minimum(diff, 180 - diff)
     h, w = image.shape[:2]
