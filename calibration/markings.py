@@ -131,13 +131,17 @@ def find_cloth(image: UInt8Array) -> Cloth:
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
     valid = (sat > 70) & (val > 50)
+    valid_u8 = valid.astype(np.uint8) * 255
+    hue_u8 = np.ascontiguousarray(hue, dtype=np.uint8)
     total = small.shape[0] * small.shape[1]
     best: Cloth | None = None
     best_score = 0.0
-    for peak in _hue_peaks(np.asarray(hue, dtype=np.uint8), valid, n=5):
-        diff = np.abs(hue.astype(np.int16) - peak)
-        diff = np.minimum(diff, 180 - diff)
-        mask = ((diff <= 9) & valid).astype(np.uint8) * 255
+    levels = np.arange(256, dtype=np.int16)
+    for peak in _hue_peaks(hue_u8, valid, n=5):
+        # Within 9 of the peak round the hue circle, as a lookup table over the 8-bit hues.
+        diff = np.abs(levels - peak)
+        near = (np.minimum(diff, 180 - diff) <= 9).astype(np.uint8) * 255
+        mask = cv2.bitwise_and(cv2.LUT(hue_u8, near), valid_u8)
         if cv2.countNonZero(mask) < MIN_CLOTH_FRACTION * total:
             continue  # too little of this hue to be a table, whatever its shape
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -258,10 +262,12 @@ def outline_points(cloth: Cloth) -> FloatArray:
 
 def intersect(l1: FloatArray, l2: FloatArray) -> FloatArray:
     """Intersection of two lines ``(a, b, c)``; raises on (near-)parallel lines."""
-    p = np.cross(l1, l2)
-    if abs(p[2]) < 1e-9:
+    a1, b1, c1 = float(l1[0]), float(l1[1]), float(l1[2])
+    a2, b2, c2 = float(l2[0]), float(l2[1]), float(l2[2])
+    w = a1 * b2 - b1 * a2  # the cross product, by components: numpy's costs a dozen calls
+    if abs(w) < 1e-9:
         raise BaulklineError("two cushion lines are parallel; the table outline is not a quadrilateral")
-    out: FloatArray = p[:2] / p[2]
+    out: FloatArray = np.array([(b1 * c2 - c1 * b2) / w, (c1 * a2 - a1 * c2) / w])
     return out
 
 
@@ -299,8 +305,8 @@ def outer_quad(cloth: Cloth) -> tuple[list[Line], FloatArray]:
         raise BaulklineError(
             f"too little of the table in view: only {len(lines)} of its four cushion lines are visible"
         )
-    ys, xs = np.nonzero(cloth.mask)
-    centre = np.array([xs.mean(), ys.mean()])
+    m = cv2.moments(cloth.mask, binaryImage=True)  # the region's centroid, without its pixel list
+    centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
     return _best_quad(lines, centre, outline_hull(cloth))
 
 
@@ -403,6 +409,16 @@ def homography_projector(hom: Homography) -> ToImage:
         return hom.apply(pts)
 
     return project
+
+
+def _gradient(values: FloatArray) -> FloatArray:
+    """``numpy.gradient`` along each row (central differences, one-sided at the ends), for rows
+    of at least two samples: the same numbers without its generic axis handling."""
+    out = np.empty_like(values)
+    out[:, 1:-1] = (values[:, 2:] - values[:, :-2]) / 2.0
+    out[:, 0] = values[:, 1] - values[:, 0]
+    out[:, -1] = values[:, -1] - values[:, -2]
+    return out
 
 
 def _vertex(values: FloatArray, i: npt.NDArray[np.intp]) -> tuple[FloatArray, FloatArray]:
@@ -599,7 +615,7 @@ def nose_points_sides(
     px, out_px = both[0], both[1]
     prof = sample(image, px)
     inside = sample(cloth.mask, px * cloth.scale) > 127
-    slope = np.gradient(prof, axis=1)  # along each window: inwards
+    slope = _gradient(prof)  # along each window: inwards
     grad = np.abs(slope)
     # Whether each sample has cloth (a cushion top) just outside it: the nose does, the rail's
     # edge, a cushion width out, has wood (or anything not cloth) there.

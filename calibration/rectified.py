@@ -15,6 +15,7 @@ and D show at each end of the table (:func:`end_patch` with ``flip``), never ima
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -63,6 +64,11 @@ class Patch:
         if self.response.ndim != 2:
             raise ValueError(f"patch response must be 2-D, got shape {self.response.shape}")
 
+    @cached_property
+    def _response32(self) -> npt.NDArray[np.float32]:
+        """The response as remap reads it, converted once: a patch is read three times."""
+        return np.asarray(self.response, dtype=np.float32)
+
     def to_table(self, pts: FloatArray) -> FloatArray:
         """End-frame millimetres to table millimetres."""
         if not self.flip:
@@ -77,7 +83,7 @@ class Patch:
         col = ((flat[:, 1] - self.y0) / self.dy).astype(np.float32)
         row = ((flat[:, 0] - self.x0) / self.dx).astype(np.float32)
         vals = cv2.remap(
-            self.response.astype(np.float32),
+            self._response32,
             col.reshape(-1, 1),
             row.reshape(-1, 1),
             cv2.INTER_LINEAR,
@@ -133,7 +139,7 @@ def end_patch(
     ys = np.arange(100.0, TABLE.width - 100.0, dy, dtype=np.float64)
     px = _pixel_map(to_image, xs, ys, flip)
     h, w = image.shape[:2]
-    inside = (px[..., 0] >= 0) & (px[..., 0] <= w - 1) & (px[..., 1] >= 0) & (px[..., 1] <= h - 1)
+    inside = cv2.inRange(px, (0.0, 0.0), (float(w - 1), float(h - 1))) > 0  # on the picture, edges included
     bgr = cv2.remap(image, px[..., 0], px[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     value = np.asarray(cv2.max(cv2.max(bgr[..., 0], bgr[..., 1]), bgr[..., 2]), dtype=np.float32)
     fine = cv2.GaussianBlur(value, (0, 0), 1.5)

@@ -1,6 +1,6 @@
-"""The compiled kernels of the calibration (:mod:`calibration.solver`, :mod:`calibration.curvefit`)
-against the numpy code they replace on the calibration's path: the same answers, so that the
-speed they buy costs no accuracy."""
+"""The calibration's fast paths (the compiled kernels of :mod:`calibration.solver` and
+:mod:`calibration.curvefit`, the edge search's own gradient) against the numpy code they
+replace: the same answers, so that the speed they buy costs no accuracy."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from calibration.fit import (
     seen_faces,
     shared_offset_weight,
 )
-from calibration.markings import robust_curve
+from calibration.markings import _gradient, robust_curve
 from calibration.solver import bounded_step
 from tests.calibration.test_properties import _exact_observations, cameras
 
@@ -157,3 +157,13 @@ def test_the_compiled_curve_keeps_the_numpy_inliers(
     if n >= 6:
         assert not np.any(got & bad), "an occluded sample kept"
         assert got.sum() >= 0.8 * (~bad).sum()
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "nan_share"), [(1, 2, 0.0), (3, 3, 0.0), (235, 48, 0.0), (60, 70, 0.05)]
+)
+def test_the_edge_search_gradient_is_numpys(rows: int, cols: int, nan_share: float) -> None:
+    rng = np.random.default_rng(rows * cols)
+    values = rng.normal(100.0, 40.0, (rows, cols))
+    values[rng.random(values.shape) < nan_share] = np.nan
+    np.testing.assert_array_equal(_gradient(values), np.gradient(values, axis=1))
