@@ -42,7 +42,7 @@ import numpy.typing as npt
 from calibration.errors import BaulklineError
 from calibration.homography import FloatArray, Homography
 from calibration.rays import marking_residuals
-from calibration.solver import solve as compiled_solve
+from calibration.rays import solve as compiled_solve
 from calibration.table import TABLE
 
 #: Height of the cushion nose above the cloth (mm): 63.5% of a ball's diameter (module docstring).
@@ -646,7 +646,7 @@ def _solve_compiled(
     upper: FloatArray | None = None,
 ) -> FloatArray:
     """:func:`_solve` (same arguments, same result) in one compiled call,
-    :func:`calibration.solver.solve`: what :func:`fit_camera` runs."""
+    :func:`calibration.rays.solve`: what :func:`fit_camera` runs."""
     px, z, kind, value, sid = flat
     consts = np.array(
         [
@@ -809,7 +809,7 @@ def fit_camera(
             lower,
             upper,
         )
-        res = _all_residuals(q[None], flat, cxy, f0, weights, seen, shared_weight)[0, :-_N_PRIOR]
+        res = marking_residuals(q[None], *flat, _SIGN, cxy, _TABLE_CENTRE, _D_CENTRE)[0]  # no priors' rows
         params = _camera_params(q[None])[0]
         if not free[8:13].any():  # no edge offset fitted: which faces are seen changes nothing
             break

@@ -1,4 +1,4 @@
-"""The calibration's fast paths (the compiled kernels of :mod:`calibration.solver` and
+"""The calibration's fast paths (the compiled kernels of :mod:`calibration.rays` and
 :mod:`calibration.curvefit`, the edge search's own gradient) against the numpy code they
 replace: the same answers, so that the speed they buy costs no accuracy."""
 
@@ -26,7 +26,7 @@ from calibration.fit import (
     shared_offset_weight,
 )
 from calibration.markings import _gradient, robust_curve
-from calibration.solver import bounded_step
+from calibration.rays import bounded_step
 from tests.calibration.test_properties import _exact_observations, cameras
 
 
