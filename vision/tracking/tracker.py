@@ -35,6 +35,7 @@ from scipy.optimize import linear_sum_assignment
 from calibration.table import Colour
 from vision.detection.detections import COLOURS, UNKNOWN, BallDetections
 from vision.tracking.bed import DEFAULT_TOL, in_fall, off_bed
+from vision.tracking.detection_sets import APART_MM
 from vision.tracking.motion import REFERENCE_FPS, MotionConfig, correct, frames_at, gate_distance, predict
 from vision.tracking.physics import Cushions, contacts, reflect
 from vision.tracking.reentry import reentry_allowed
@@ -67,6 +68,11 @@ class TrackerConfig:
         absent_after: unseen frames after which a ball last seen by a pocket is potted.
         pocket_radii: how close (ball radii) to a pocket centre "beside a pocket" is.
         duplicate_radii: a re-acquired detection this close to a matched ball is its duplicate.
+        duplicate_mm: ... unless both are reds whose table positions (where known) lie farther
+            apart than this: two balls' centres are a diameter apart at least, so such a red is
+            another ball however close the picture puts them (a pack seen at a slant overlaps
+            its balls to about a radius apart in the picture; see
+            :func:`vision.tracking.detection_sets.dedupe`).
         miss_cost: what leaving a ball unmatched costs in the first (un-grown gate) round, against
             a match's squared gate distance plus its squared appearance term (1: a detection at
             the gate's edge that looks exactly like the ball); a ball left so is offered the
@@ -89,6 +95,7 @@ class TrackerConfig:
     absent_after: int = 45
     pocket_radii: float = 4.0
     duplicate_radii: float = 1.5
+    duplicate_mm: float = APART_MM
     miss_cost: float = 2.0
     look_share_radii: float = 6.0
     physics: bool = True
@@ -226,6 +233,7 @@ def step(
     cushions: Cushions | None = None,
     hidden: npt.NDArray[np.bool_] | None = None,
     reentry: npt.NDArray[np.bool_] | None = None,
+    table: FloatArray | None = None,
 ) -> TrackerState:
     """Fold one frame's detections into the state (the reducer).
 
@@ -241,6 +249,8 @@ def step(
             potted (None: none).
         reentry: ``(B, N)`` where a ball off the table may come back onto it
             (:func:`vision.tracking.reentry.reentry_allowed`; None: anywhere).
+        table: ``(N, 2)`` the detections' table positions (mm), which tell two balls the picture
+            overlaps from one ball found twice (:func:`_distinct`; None: not known).
     """
     cfg = cfg or TrackerConfig()
     mc = cfg.motion
@@ -318,8 +328,8 @@ def step(
             sub = np.full((b, n), _BIG)
             sub[np.ix_(free, rest)] = cost[np.ix_(free, rest)]
             _assign(sub, match)
-        _reacquire(state, det, appearance, pred, match, cfg, covered, reentry)
-        _reacquire_reds(state, det, pred, match, cfg, covered, near < 1.0)
+        _reacquire(state, det, appearance, pred, match, cfg, covered, reentry, table)
+        _reacquire_reds(state, det, pred, match, cfg, covered, near < 1.0, table)
         # A ball matched on its contact's other hypothesis follows that one.
         other = (match >= 0) & use_alt[np.arange(b), np.maximum(match, 0)]
         # So does a struck ball left unmatched in a pack: the impulse goes on through the balls
@@ -471,6 +481,7 @@ def _reacquire(
     cfg: TrackerConfig,
     covered: npt.NDArray[np.bool_],
     reentry: npt.NDArray[np.bool_] | None = None,
+    table: FloatArray | None = None,
 ) -> None:
     """Second pass: lost single-colour (or unknown-colour) balls matched by identity anywhere
     (a ball off the table only where it can be put back: ``reentry``)."""
@@ -486,9 +497,7 @@ def _reacquire(
         return
     matched = match >= 0
     if np.any(matched):
-        mpos = det.pixel[match[matched]]
-        d = np.linalg.norm(det.pixel[free][:, None, :] - mpos[None, :, :], axis=2)
-        free = free[np.all(d > cfg.duplicate_radii * det.radius[free][:, None], axis=1)]
+        free = free[_distinct(det, table, free, match, cfg)]
     if not len(free):
         return
     cost = np.full((len(lost), len(free)), _BIG)
@@ -516,6 +525,25 @@ def _reacquire(
             match[lost[r]] = free[c]
 
 
+def _distinct(
+    det: BallDetections, table: FloatArray | None, rows: IntArray, match: IntArray, cfg: TrackerConfig
+) -> npt.NDArray[np.bool_]:
+    """Which detections ``rows`` are no matched ball's duplicate: farther than
+    ``duplicate_radii`` radii from every matched detection in the picture, or, for two reds,
+    farther than ``duplicate_mm`` on the table where both table positions are known (see
+    :attr:`TrackerConfig.duplicate_mm` and :func:`vision.tracking.detection_sets.dedupe`)."""
+    matched = match[match >= 0]
+    if not len(matched) or not len(rows):
+        return np.ones(len(rows), bool)
+    d = np.linalg.norm(det.pixel[rows][:, None, :] - det.pixel[matched][None, :, :], axis=2)
+    dup = d <= cfg.duplicate_radii * det.radius[rows][:, None]
+    if table is not None:
+        mm = np.linalg.norm(table[rows][:, None, :] - table[matched][None, :, :], axis=2)
+        reds = (det.colour[rows] == _RED)[:, None] & (det.colour[matched] == _RED)[None, :]
+        dup &= ~((mm > cfg.duplicate_mm) & reds)  # NaN (unknown) leaves the picture's verdict
+    return np.asarray(~np.any(dup, axis=1), dtype=bool)
+
+
 def _reacquire_reds(
     state: TrackerState,
     det: BallDetections,
@@ -524,6 +552,7 @@ def _reacquire_reds(
     cfg: TrackerConfig,
     covered: npt.NDArray[np.bool_],
     inside: npt.NDArray[np.bool_],
+    table: FloatArray | None = None,
 ) -> None:
     """Third pass: lost reds matched to red detections that no ball on the table explains,
     nearest first (in place).
@@ -553,10 +582,8 @@ def _reacquire_reds(
     free &= det.colour == _RED
     owned = (match < 0) & (state.state != TrackState.ABSENT) & (state.unseen < cfg.reacquire_after)
     free &= ~np.any(inside[owned], axis=0)
-    matched = match >= 0
-    if np.any(matched) and np.any(free):
-        d = np.linalg.norm(det.pixel[:, None, :] - det.pixel[match[matched]][None, :, :], axis=2)
-        free &= np.all(d > cfg.duplicate_radii * det.radius[:, None], axis=1)
+    if np.any(match >= 0) and np.any(free):
+        free &= _distinct(det, table, np.arange(len(det)), match, cfg)
     cols = np.flatnonzero(free)
     if not len(cols):
         return
@@ -653,7 +680,7 @@ class Tracker:
         xy = None
         if self.to_table is not None and len(det):
             # A pocket hole or the rail is no ball on the bed (see :mod:`vision.tracking.bed`).
-            xy = self._table(det.pixel)
+            xy = self.table_of(det.pixel)
             # Over a hole, only a ball rolling there (asked of those points alone: most frames none).
             hole = in_fall(xy)
             if np.any(hole):
@@ -665,9 +692,11 @@ class Tracker:
         reentry = None
         off = self.state.state == TrackState.ABSENT
         if xy is not None and len(det) and np.any(off):
-            last = self._table(np.where(off[:, None], self.state.pos, np.nan))
+            last = self.table_of(np.where(off[:, None], self.state.pos, np.nan))
             reentry = reentry_allowed(self.state.colour, last, xy)
-        self.state = step(self.state, det, app, self.config, self.pockets, self.cushions, hidden, reentry)
+        self.state = step(
+            self.state, det, app, self.config, self.pockets, self.cushions, hidden, reentry, xy
+        )
         self.state = self._leave_bed(self.state)
         px = np.where((self.state.state == TrackState.ABSENT)[:, None], np.nan, self.state.pos)
         self._pixel.append(px)
@@ -704,7 +733,7 @@ class Tracker:
         if not np.any(pred):
             return state
         gone = np.zeros(len(pred), bool)
-        gone[pred] = off_bed(self._table(state.pos[pred]), self.config.bed_tol)
+        gone[pred] = off_bed(self.table_of(state.pos[pred]), self.config.bed_tol)
         if not np.any(gone):
             return state
         return replace(
@@ -716,9 +745,10 @@ class Tracker:
     def frame_rows(self) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int8]]:
         """The last frame's pixels, table positions and states (for online consumers)."""
         px = self._pixel[-1]
-        return px, self._table(px[None])[0], self._state[-1]
+        return px, self.table_of(px[None])[0], self._state[-1]
 
-    def _table(self, pixel: FloatArray) -> FloatArray:
+    def table_of(self, pixel: FloatArray) -> FloatArray:
+        """Table millimetres of pixels ``(..., 2)`` (NaN where a pixel is NaN or no camera is known)."""
         if self.to_table is None:
             return np.full(pixel.shape, np.nan)
         flat = pixel.reshape(-1, 2)
@@ -735,7 +765,7 @@ class Tracker:
         return Tracks(
             ball_names=self.state.names,
             times=np.arange(f) / self.fps,
-            position=self._table(pixel),
+            position=self.table_of(pixel),
             pixel=pixel,
             state=np.array(self._state, dtype=np.int8).reshape(f, b),
         )

@@ -193,7 +193,7 @@ class VideoTracker:
             misnamed = shadowed(det, whole) & np.isin(det.colour, gone)
             if np.any(misnamed):
                 det = det.with_colour(np.where(misnamed, UNKNOWN, det.colour), det.confidence)
-        keep = dedupe(det)
+        keep = dedupe(det, self.tracker.table_of(det.pixel) if len(det) else None)
         det, app = det[keep], app[keep]
         # A cue ball whose departure was found is not held: its streak's first frame can lie
         # nearer its spot than ``hold_radii`` (a gentle stroke), and put back there, the white
