@@ -53,6 +53,8 @@ class Conditions:
             the cosine of the viewing angle; Task1's cloth is ~35% brighter near the camera).
         noise: sensor noise standard deviation (grey levels).
         crf: x264 constant rate factor (higher = smaller files, more artefacts).
+        chalk: how much of the baulk-line and D's chalk is left (1: fresh; 0: worn away, the
+            spots' marks alone left on the cloth, which calibration must then go by).
     """
 
     name: str
@@ -68,12 +70,15 @@ class Conditions:
     sheen: float = 1.2
     noise: float = 2.0
     crf: int = 23
+    chalk: float = 1.0
 
     def __post_init__(self) -> None:
         if not 1.0 <= self.fps <= 240.0:
             raise ValueError(f"fps must be within [1, 240], got {self.fps}")
         if not 0.0 <= self.exposure <= 1.0:
             raise ValueError(f"exposure must be a fraction of the frame interval, got {self.exposure}")
+        if not 0.0 <= self.chalk <= 1.0:
+            raise ValueError(f"chalk must be within [0, 1], got {self.chalk}")
 
     @property
     def width(self) -> int:

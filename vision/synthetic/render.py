@@ -230,14 +230,15 @@ def render_background(conditions: Conditions, rays: Rays, seed: int = 0) -> U8:
         1.0 + 0.02 * _smooth_noise((h, w), 40, rng) + 0.012 * rng.standard_normal((h, w)).astype(np.float32)
     )
     bed = cloth_rgb * (light * fall * nap * mottle)[..., None]
-    # Markings: the baulk-line, the D and the six spots (white chalk, thin: often sub-pixel).
+    # Markings: the baulk-line, the D (as much chalk as is left) and the six spots (white, thin:
+    # often sub-pixel).
     half = TABLE.marking_width / 2.0
     pm = rays.pixel_mm
     line = _band(cx - TABLE.baulk_line, half, pm) * ((cy >= 0) & (cy <= width))
     dcx, dcy = TABLE.d_centre
     rr = np.hypot(cx - dcx, cy - dcy)
     arc = _band(rr - TABLE.d_radius, half, pm) * (cx <= TABLE.baulk_line)
-    marks = np.maximum(line, arc)
+    marks = conditions.chalk * np.maximum(line, arc)
     for sx, sy in TABLE.spots.values():
         marks = np.maximum(marks, _band(np.hypot(cx - sx, cy - sy), TABLE.spot_radius, pm))
     chalk = np.array([205.0, 215.0, 210.0], np.float32) * light
