@@ -4,9 +4,11 @@
 that outline allows (the camera is above the table and its picture is not mirrored, so the
 handedness is fixed: once the baulk end is known, the yellow side follows). The cushion noses
 fix the camera up to turning the table end for end; the baulk-line and the D, searched at both
-ends in rectified patches (:mod:`calibration.rectified`), decide which end is baulk; then noses,
-baulk-line and D are fitted jointly (:mod:`calibration.fit`), with lens distortion only where
-it explains the markings significantly better (:mod:`calibration.lens`).
+ends in rectified patches (:mod:`calibration.rectified`), decide which end is baulk (where they
+do not show, the colours on their spots, :mod:`calibration.spots`, and failing those the bare
+spot marks, :mod:`calibration.spotmarks`); then noses, baulk-line and D are fitted jointly
+(:mod:`calibration.fit`), with lens distortion only where it explains the markings
+significantly better (:mod:`calibration.lens`).
 
 Confidence is the agreement of independent evidence, not the fitter's own residual alone: the
 camera fitted to the cushions alone must put the baulk-line and D where they are seen, and the
@@ -63,6 +65,7 @@ from calibration.markings import (
 )
 from calibration.pockets import middle_points
 from calibration.rectified import Patch, baulk_points, end_patch, marking_score
+from calibration.spotmarks import mark_votes
 from calibration.spots import spot_votes
 from calibration.table import TABLE
 
@@ -75,6 +78,14 @@ MIN_MARKING_SCORE = 4.0
 #: Colours on their spots (net, :func:`calibration.spots.spot_votes`) that can tell the ends
 #: apart without the markings, or overrule markings that barely do.
 MIN_VOTES = 2
+
+#: How much a bare spot mark (:func:`calibration.spotmarks.mark_votes`) weighs against a colour
+#: on its spot in the end's certainty: a mark is a few grey levels where a ball is a ball, and a
+#: stray mark on the cloth can imitate one. Marks decide only where the markings and colours
+#: said nothing, and never reach the certainty of faint markings (0.47 was the least seen to
+#: tell a table's ends), so a table axis whose ends only marks told never beats one whose
+#: ends the markings told.
+MARK_WEIGHT = 0.5
 
 #: Edge searches either side of the predicted cushion edge (mm): once the first camera is
 #: known, then around the joint camera.
@@ -495,22 +506,37 @@ def _confidence(fit: CameraFit, obs: Observations, contrast: float, disagreement
     return float(contrast * math.exp(-worst / 10.0) * seen * agree)
 
 
-def choose_end(keep: float, turned: float, votes: int) -> tuple[bool, float] | None:
+def needs_marks(keep: float, turned: float, votes: int) -> bool:
+    """Whether :func:`choose_end` would ask the spot marks: no baulk-line or D stood out at
+    either end (scores ``keep``, ``turned``) and too few colours sat on their spots (``votes``).
+    Only then are the marks looked for."""
+    return max(keep, turned) < MIN_MARKING_SCORE and abs(votes) < MIN_VOTES
+
+
+def choose_end(
+    keep: float, turned: float, votes: int, marks: int = 0, one_end: bool = True
+) -> tuple[bool, float] | None:
     """Which end is baulk, and how sure (0-1): from the baulk-line-and-D scores of the end as
     given (``keep``) and of the other end (``turned``), :func:`calibration.rectified.marking_score`,
-    and the colours on their spots, :func:`calibration.spots.spot_votes` (positive for the end as
-    given). None when neither says.
+    the colours on their spots, :func:`calibration.spots.spot_votes`, and the bare spot marks,
+    :func:`calibration.spotmarks.mark_votes` (``marks``; ``one_end``: every mark found lay at one
+    end); votes are positive for the end as given. None when none of them says.
 
     The markings decide when they stand out; at least two colours agreeing overrule them when
     the markings are faint or barely tell the ends apart, and decide alone when no baulk-line
-    or D was found.
+    or D was found. The marks decide only where neither did (:func:`needs_marks`), never against
+    a colour, and never when marks were found at both ends.
     """
     flip = turned > keep
     best, other = max(keep, turned), min(keep, turned)
     by_colour = votes < 0
     colour_sure = min(1.0, abs(votes) / 3.0)
     if best < MIN_MARKING_SCORE:
-        return (by_colour, 0.5 * colour_sure) if abs(votes) >= MIN_VOTES else None
+        if abs(votes) >= MIN_VOTES:
+            return by_colour, 0.5 * colour_sure
+        if marks == 0 or not one_end or votes * marks < 0:
+            return None
+        return marks < 0, 0.5 * min(1.0, (abs(votes) + MARK_WEIGHT * abs(marks)) / 3.0)
     contrast = float(np.clip(1.0 - max(other, 0.0) / max(best, 1e-9), 0.0, 1.0))
     if votes == 0 or by_colour == flip:
         return flip, max(contrast, colour_sure) if votes else contrast
@@ -523,7 +549,7 @@ def _marks(
     patch: Patch, project: ToImage, score: float, shift: float, least: float = MIN_MARKING_SCORE
 ) -> tuple[FloatArray, FloatArray]:
     """Baulk-line and D points of an end patch; none where they did not show (score below
-    ``least``: the end was chosen by the colours on their spots)."""
+    ``least``: the end was chosen by the colours on their spots or the spot marks)."""
     if score < least:
         return np.zeros((0, 2)), np.zeros((0, 2))
     # Wide enough that, where a millimetre is a fraction of a pixel, the window holds cloth
@@ -572,7 +598,8 @@ def _kept(new: dict[str, FloatArray], old: dict[str, FloatArray]) -> dict[str, F
 
 _NO_FIT = "the cloth outline found does not fit a table"
 _NO_END = (
-    "cannot tell which end is baulk: no baulk-line or D found on the cloth, and no colours on their spots"
+    "cannot tell which end is baulk: no baulk-line or D found on the cloth, no colours on their spots "
+    "and no bare spot marks"
 )
 _Settled = tuple[CameraFit, dict[str, FloatArray], list[Patch], list[tuple[float, float]], tuple[bool, float]]
 
@@ -623,11 +650,13 @@ def _settle_end(
     cushion = _kept(_noses(image, cloth, _projector(fit), NARROW, 60.0, fit.centre), first)
     fit = fit_camera(_cushion_only(cushion), size, fit.params, distortion=False, iterations=12)
     # 3. Which end is baulk: the end where the baulk-line and D show, checked against the colours
-    # on their spots (never image position).
+    # on their spots; where neither says, the bare spot marks (never image position).
     project = _projector(fit)
     ends = [end_patch(image, project, flip, coarse=True) for flip in (False, True)]
     scores = [marking_score(p) for p in ends]
-    choice = choose_end(scores[0][0], scores[1][0], spot_votes(image, project))
+    votes = spot_votes(image, project)
+    marks = mark_votes(image, project) if needs_marks(scores[0][0], scores[1][0], votes) else (0, True)
+    choice = choose_end(scores[0][0], scores[1][0], votes, *marks)
     if choice is None:
         return None
     return fit, cushion, ends, scores, choice
