@@ -30,7 +30,7 @@ def draws(n: int, iterations: int, seed: int) -> npt.NDArray[np.int64]:
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def curve_inliers(  # pragma: no cover - compiled
     pts: FloatArray, tol: float, idx: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.bool_]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from calibration.homography import FloatArray
@@ -34,7 +35,7 @@ from calibration.homography import FloatArray
 KIND_LINE_X, KIND_LINE_Y, KIND_CIRCLE = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _rotation(rx: float, ry: float, rz: float) -> FloatArray:  # pragma: no cover - compiled
     """Rodrigues, the same formula as :func:`calibration.fit._rodrigues` for one vector."""
     theta = math.sqrt(rx * rx + ry * ry + rz * rz)
@@ -44,7 +45,7 @@ def _rotation(rx: float, ry: float, rz: float) -> FloatArray:  # pragma: no cove
     return np.eye(3) + math.sin(theta) * k + (1.0 - math.cos(theta)) * (k @ k)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def marking_residuals(
     q: FloatArray,
     px: FloatArray,
@@ -130,7 +131,7 @@ N_PRIOR = 8
 _SHARED = 12
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _with_priors(
     q: FloatArray,
     res: FloatArray,
@@ -144,17 +145,11 @@ def _with_priors(
     the cosine of :data:`calibration.fit.NEAR_VERTICAL_DEG`."""
     m_count, n = res.shape
     out = np.empty((m_count, n + N_PRIOR))
-    log_f0, w_focal, w_k1, w_narrow, w_shared, margin, cos_near = (
-        consts[0],
-        consts[1],
-        consts[2],
-        consts[3],
-        consts[4],
-        consts[5],
-        consts[6],
-    )
+    log_f0, w_focal, w_k1, w_narrow = consts[0], consts[1], consts[2], consts[3]
+    w_shared, margin, cos_near = consts[4], consts[5], consts[6]
     for m in range(m_count):
-        out[m, :n] = res[m]
+        for i in range(n):
+            out[m, i] = res[m, i]
         shared = q[m, _SHARED]
         out[m, n] = w_focal * (q[m, 0] - log_f0)
         out[m, n + 1] = w_k1 * q[m, 7]
@@ -172,7 +167,7 @@ def _with_priors(
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _gauss_solve(a: FloatArray, b: FloatArray) -> tuple[FloatArray, bool]:  # pragma: no cover - compiled
     """``a x = b`` by Gaussian elimination with partial pivoting (LAPACK's ``gesv`` scheme);
     False where a pivot is exactly 0 (where ``numpy.linalg.solve`` raises)."""
@@ -205,49 +200,57 @@ def _gauss_solve(a: FloatArray, b: FloatArray) -> tuple[FloatArray, bool]:  # pr
     return x, True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def bounded_step(
     a: FloatArray, g: FloatArray, x: FloatArray, lo: FloatArray, hi: FloatArray
 ) -> tuple[FloatArray, bool]:  # pragma: no cover - compiled
     """:func:`calibration.fit._bounded_step`, compiled; False where ``a`` (or the system of the
-    parameters left free) is singular."""
+    parameters left free) is singular. Plain loops: numpy's array functions cost seconds of
+    compilation on a cold cache, and these systems are 13 wide."""
     n = len(g)
-    step, ok = _gauss_solve(a, -g)
+    neg = np.empty(n)
+    for i in range(n):
+        neg[i] = -g[i]
+    step, ok = _gauss_solve(a, neg)
     if not ok:
         return step, False
     held = np.zeros(n, dtype=np.bool_)
+    rest = np.empty(n, dtype=np.int64)
     for _ in range(n):
-        out = np.zeros(n, dtype=np.bool_)
+        moved = False
         for i in range(n):
-            out[i] = (not held[i]) and (x[i] + step[i] < lo[i] or x[i] + step[i] > hi[i])
-        if not out.any():
-            break
-        for i in range(n):
-            if out[i]:
+            if not held[i] and (x[i] + step[i] < lo[i] or x[i] + step[i] > hi[i]):
                 held[i] = True
                 step[i] = min(max(x[i] + step[i], lo[i]), hi[i]) - x[i]
-        rest = np.flatnonzero(~held)
-        if len(rest) == 0:
+                moved = True
+        if not moved:
             break
-        hidx = np.flatnonzero(held)
-        sub = np.empty((len(rest), len(rest)))
-        rhs = np.empty(len(rest))
-        for i in range(len(rest)):
+        k = 0
+        for i in range(n):
+            if not held[i]:
+                rest[k] = i
+                k += 1
+        if k == 0:
+            break
+        sub = np.empty((k, k))
+        rhs = np.empty(k)
+        for i in range(k):
             s = g[rest[i]]
-            for j in range(len(hidx)):
-                s += a[rest[i], hidx[j]] * step[hidx[j]]
+            for j in range(n):
+                if held[j]:
+                    s += a[rest[i], j] * step[j]
             rhs[i] = -s
-            for j in range(len(rest)):
+            for j in range(k):
                 sub[i, j] = a[rest[i], rest[j]]
         part, ok = _gauss_solve(sub, rhs)
         if not ok:
             return step, False
-        for i in range(len(rest)):
+        for i in range(k):
             step[rest[i]] = part[i]
     return step, True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _cost(r: FloatArray, robust: float) -> float:  # pragma: no cover - compiled
     """Soft-L1 cost of the marking rows plus the priors' squares (``_solve``'s ``cost_of``)."""
     n = len(r) - N_PRIOR
@@ -262,7 +265,39 @@ def _cost(r: FloatArray, robust: float) -> float:  # pragma: no cover - compiled
     return c + p
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
+def _evaluate(
+    at: FloatArray,
+    cam: npt.NDArray[np.int64],
+    jacobian: bool,
+    px: FloatArray,
+    z: FloatArray,
+    kind: np.ndarray,
+    value: FloatArray,
+    sid: np.ndarray,
+    sign: FloatArray,
+    cxy: FloatArray,
+    table_centre: FloatArray,
+    d_centre: FloatArray,
+    consts: FloatArray,
+    weights: FloatArray,
+    seen: FloatArray,
+    steps: FloatArray,
+) -> FloatArray:  # pragma: no cover - compiled
+    """Residuals with the priors' rows at ``at`` (row 0) and, with ``jacobian``, at its forward
+    steps in the parameters ``cam`` (rows 1 on)."""
+    count = len(cam) + 1 if jacobian else 1
+    batch = np.empty((count, len(at)))
+    for m in range(count):
+        for i in range(len(at)):
+            batch[m, i] = at[i]
+        if m > 0:
+            batch[m, cam[m - 1]] += steps[cam[m - 1]]
+    res = marking_residuals(batch, px, z, kind, value, sid, sign, cxy, table_centre, d_centre)
+    return _with_priors(batch, res, consts, weights, seen)
+
+
+@njit(cache=True, error_model="numpy")
 def solve(
     x0: FloatArray,
     mask: np.ndarray,
@@ -288,20 +323,33 @@ def solve(
     reweighted residuals over the ``mask``ed parameters of ``x0`` (solver coordinates), the
     camera's columns by forward differences of ``steps``, the edge offsets' exactly, each step
     kept within ``lo``-``hi``; stops when an accepted step lowers the cost by under a
-    hundredth of a percent, or no damping finds a lower one."""
+    hundredth of a percent, or no damping finds a lower one. Plain loops, as in
+    :func:`bounded_step`."""
     n_par = len(x0)
-    cam = np.array([i for i in range(8) if mask[i]], dtype=np.int64)
-    offs = np.array([i for i in range(8, n_par) if mask[i]], dtype=np.int64)
-    n_cam, n_off = len(cam), len(offs)
-    free = np.concatenate((cam, offs))
-    n_free = n_cam + n_off
-    x = np.minimum(np.maximum(x0, lo), hi)
+    n_cam = 0
+    n_free = 0
+    for i in range(n_par):
+        if mask[i]:
+            n_free += 1
+            if i < 8:
+                n_cam += 1
+    n_off = n_free - n_cam
+    free = np.empty(n_free, dtype=np.int64)  # camera parameters first, then the edge offsets
+    k = 0
+    for i in range(n_par):
+        if mask[i]:
+            free[k] = i
+            k += 1
+    cam = free[:n_cam].copy()
+    x = np.empty(n_par)
+    for i in range(n_par):
+        x[i] = min(max(x0[i], lo[i]), hi[i])
     lam = 1e-3
     n_obs = len(sid)
     n_rows = n_obs + N_PRIOR
     lin = np.zeros((n_rows, n_off))
     for k in range(n_off):
-        p = offs[k]
+        p = free[n_cam + k]
         if p == _SHARED:  # only in the priors: the seen faces' anchor
             for s in range(4):
                 lin[n_obs + 2 + s, k] = -weights[s] if seen[s] != 0.0 else 0.0
@@ -311,24 +359,16 @@ def solve(
         for i in range(n_obs):
             lin[i, k] = -sign[side] if sid[i] == side else 0.0
         lin[n_obs + 2 + side, k] = weights[side]
-
-    def evaluate(at: FloatArray, jacobian: bool) -> FloatArray:
-        count = n_cam + 1 if jacobian else 1
-        batch = np.empty((count, n_par))
-        for m in range(count):
-            batch[m] = at
-        if jacobian:
-            for i in range(n_cam):
-                batch[i + 1, cam[i]] += steps[cam[i]]
-        res = marking_residuals(batch, px, z, kind, value, sid, sign, cxy, table_centre, d_centre)
-        return _with_priors(batch, res, consts, weights, seen)
-
-    allr = evaluate(x, True)
+    args = (px, z, kind, value, sid, sign, cxy, table_centre, d_centre, consts, weights, seen, steps)
+    allr = _evaluate(x, cam, True, *args)
     r = allr[0].copy()
     cost = _cost(r, robust)
     small = False
     jac = np.empty((n_rows, n_free))
     wr = np.empty(n_rows)
+    xf = np.empty(n_free)
+    lof = np.empty(n_free)
+    hif = np.empty(n_free)
     for it in range(iterations):
         for i in range(n_rows):
             for j in range(n_cam):
@@ -343,15 +383,13 @@ def solve(
         a = np.zeros((n_free, n_free))
         g = np.zeros(n_free)
         for i in range(n_rows):
-            wi = wr[i]
             for u in range(n_free):
-                ju = jac[i, u] * wi
+                ju = jac[i, u] * wr[i]
                 g[u] += ju * r[i]
                 for v in range(n_free):
                     a[v, u] += jac[i, v] * ju
-        xf = x[free]
-        lof = lo[free]
-        hif = hi[free]
+        for u in range(n_free):
+            xf[u], lof[u], hif[u] = x[free[u]], lo[free[u]], hi[free[u]]
         improved = False
         for _ in range(6):
             damped = a.copy()
@@ -364,13 +402,13 @@ def solve(
             trial = x.copy()
             for u in range(n_free):
                 trial[free[u]] += step[u]
-            trial_r = evaluate(trial, False)[0]
+            trial_r = _evaluate(trial, cam, False, *args)[0].copy()
             trial_cost = _cost(trial_r, robust)
-            if np.isfinite(trial_cost) and trial_cost < cost:
+            if math.isfinite(trial_cost) and trial_cost < cost:
                 small = cost - trial_cost < 1e-4 * cost  # a hundredth of a percent: done
-                x, r, cost = trial, trial_r.copy(), trial_cost
+                x, r, cost = trial, trial_r, trial_cost
                 if not small and it + 1 < iterations:
-                    allr = evaluate(x, True)
+                    allr = _evaluate(x, cam, True, *args)
                 lam = max(lam / 5, 1e-9)
                 improved = True
                 break

@@ -26,7 +26,7 @@ from calibration.fit import (
     shared_offset_weight,
 )
 from calibration.markings import _gradient, robust_curve
-from calibration.rays import bounded_step
+from calibration.rays import bounded_step, marking_residuals
 from tests.calibration.test_properties import _exact_observations, cameras
 
 
@@ -167,3 +167,25 @@ def test_the_edge_search_gradient_is_numpys(rows: int, cols: int, nan_share: flo
     values = rng.normal(100.0, 40.0, (rows, cols))
     values[rng.random(values.shape) < nan_share] = np.nan
     np.testing.assert_array_equal(_gradient(values), np.gradient(values, axis=1))
+
+
+def test_a_degenerate_camera_gives_non_finite_residuals_not_an_exception() -> None:
+    """A trial camera the step sent to a scale of zero (``log s = -inf``) must cost infinity
+    and be refused by the solver, as under numpy; numba's default error model would raise
+    ZeroDivisionError there, which no caller catches."""
+    q = np.zeros((1, 13))
+    q[0, 0], q[0, 6] = 7.0, -np.inf
+    px = np.array([[10.0, 20.0], [30.0, 40.0]])
+    res = marking_residuals(
+        q,
+        px,
+        np.zeros(2),
+        np.zeros(2, np.intp),
+        np.zeros(2),
+        np.full(2, 4, np.intp),
+        np.ones(5),
+        np.array([50.0, 30.0]),
+        np.zeros(3),
+        np.zeros(2),
+    )
+    assert not np.all(np.isfinite(res))
