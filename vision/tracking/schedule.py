@@ -90,6 +90,11 @@ class ScheduleConfig:
             with the picture unchanged (within the codec's noise, 0-2 levels on the real
             broadcast clips) the detector would say what it said, and asking it again for every
             still ball cost 1.2 ms and more a 720p frame.
+        ghost_rest: frames an object ball must have rested on its spot (carried there) for its
+            disappearance from it, the spot bare, to count as a strike whose ghost is looked for
+            (:mod:`vision.tracking.streaks`): a track that wandered off its ball (onto a cue's
+            tip, a shadow by a cushion) and lost what it followed has no spot to leave; the
+            struck blacks of Task2 clips 6 and 12 had rested 22 and 42 frames.
         roll_speed: speed (pixels per frame) from which an object ball counts as rolled, and is
             re-settled when it comes to rest (the cue ball only after its stroke's departure: a
             hand that places it moves it too, and a measurement dragged by the hand read as a
@@ -126,6 +131,7 @@ class ScheduleConfig:
     push_cos: float = 0.7
     pack_radii: float = 2.5
     pack_speed: float = 0.5
+    ghost_rest: int = 15
 
     def at_fps(self, fps: float) -> ScheduleConfig:
         """This schedule for video at ``fps``: search intervals kept in seconds and per-frame
@@ -144,6 +150,7 @@ class ScheduleConfig:
             gone_for=frames_at(self.gone_for, fps),
             settle_every=frames_at(self.settle_every, fps),
             settle_for=frames_at(self.settle_for, fps),
+            ghost_rest=frames_at(self.ghost_rest, fps),
             roll_speed=self.roll_speed * k,
             blur_radii=self.blur_radii * k,
             strike_radii=self.strike_radii * k,

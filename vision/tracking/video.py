@@ -35,6 +35,7 @@ from vision.tracking.detection_sets import (
 from vision.tracking.local import search
 from vision.tracking.physics import Cushions
 from vision.tracking.schedule import ScheduleConfig
+from vision.tracking.streaks import find_streaks, pick_ghost
 from vision.tracking.tracker import Tracker, TrackerState
 from vision.tracks import TrackState
 
@@ -142,8 +143,17 @@ class VideoTracker:
         # Per ball, the frame count at which the tracker last took it off the table (see
         # ``gone_for``; far in the past: never).
         self._gone_at = np.full(len(tracker.state.names), -(10**9), np.int64)
-        # This frame's detections of a cue ball found where it departed to (see find_departure).
+        # This frame's detections of a cue ball found where it departed to (see find_departure),
+        # and of struck balls' ghosts (see _ghost), with their looks (NaN: to be measured).
         self._left: list[BallDetections] = []
+        self._left_looks: list[FloatArray] = []
+        # Per ball, the last frame it was measured in (None: never): the cloth a struck ball's
+        # ghost crosses was bare in it (see _ghost).
+        self._seen_img: list[Image | None] = [None] * len(tracker.state.names)
+        # Per ball, whether its track follows its ghost: struck off a spot it rested on, or
+        # streaking, it was last found as a ghost and is still rolling (see _local).
+        self._ghosting = np.zeros(len(tracker.state.names), bool)
+        self._ghost_at = np.full((len(tracker.state.names), 2), np.nan)
 
     def process(self, frame: Image, thumb: npt.NDArray[np.int16] | None = None) -> TrackerState:
         """Fold one BGR frame in; returns the tracker state after it.
@@ -164,6 +174,8 @@ class VideoTracker:
         self.departed[:] = False
         self._settle_at[:] = np.nan
         self._left = []
+        self._left_looks = []
+        self._ghost_at[:] = np.nan
         det, app, disturbed = self._local(frame, state, thumb)
         if periodic or (np.any(lost) and self.frames % sch.lost_every == 0):
             full = self.detector.detect(frame)
@@ -183,7 +195,7 @@ class VideoTracker:
                 # colour, and a colour the white is not would keep it unmatched.
                 left = concat(self._left)
                 det = concat([left, det])
-                app = np.concatenate([np.full((len(left), 3), np.nan), app])
+                app = np.concatenate([*self._left_looks, app])
                 whole = np.r_[np.zeros(len(left), bool), whole]
             # A whole-table detection where a ball's own search measured it, in the colour of a
             # ball off the table, keeps its centre but not its colour: the track already names the
@@ -230,6 +242,17 @@ class VideoTracker:
             self._ref[i] = None
         gone = (state.state != TrackState.ABSENT) & (new.state == TrackState.ABSENT)
         self._gone_at[gone] = self.frames
+        # A ball that took its ghost is looked for as one until it comes to rest or leaves the
+        # table: a broadcast's blended frames show it sharp enough for its colour one frame and
+        # as a ghost the next (Task2 clip 6).
+        took = np.linalg.norm(new.pos - self._ghost_at, axis=1) < 0.5 * new.radius
+        rolling = np.hypot(new.vel[:, 0], new.vel[:, 1]) >= self.schedule.roll_speed
+        self._ghosting = (self._ghosting | took) & rolling & (new.state != TrackState.ABSENT)
+        for i in range(len(new.names)):
+            if new.state[i] == TrackState.SEEN and new.unseen[i] == 0:
+                self._seen_img[i] = frame  # (frames are not written to once processed)
+            elif new.state[i] == TrackState.ABSENT or new.unseen[i] >= self.schedule.lost_full:
+                self._seen_img[i] = None  # searched no more by its own search: no ghost to find
         return new
 
     def _local(
@@ -396,6 +419,7 @@ class VideoTracker:
                     if left is not None:
                         found = left
                         self._left.append(left)
+                        self._left_looks.append(np.full((len(left), 3), np.nan))
                         self.departed[i] = True
                         self._struck_white[i] = True
                         self._anchor[i] = np.nan
@@ -417,8 +441,27 @@ class VideoTracker:
                         keep = ~far
                         keep[np.flatnonzero(far)[self._looks_as(frame, found[far], i)]] = True
                         found = found[keep]
+                found_looks = np.full((len(found), 3), np.nan)
+                # Struck off a spot it rested on (the spot bare), or rolling on from there as a
+                # ghost, and not found by its colour where it can be: its ghost. Not any fast
+                # track: one that wandered off its ball onto a cue or a player's legs moves as
+                # fast (Task2 clip 11: the green's, past the players' legs at the cushion). Its
+                # look is the ball's: what it shows is mostly the cloth (a fifth to a third of
+                # the ball's colour), which the look's limit refuses.
+                struck_off = left and anchored and self._anchor_age[i] >= sch.ghost_rest
+                streaking = self._ghosting[i] and speed[i] >= sch.roll_speed
+                wanted = (struck_off or streaking) and state.names[i] != CUE_BALL
+                if wanted and not near(found.pixel, np.array([pu, pv]), 2.0 * r + 1.5 * speed[i]):
+                    ghost = self._ghost(frame, state, i, roi)
+                    if len(ghost):
+                        look = state.appearance[i : i + 1].copy()
+                        found = concat([ghost, found])
+                        found_looks = np.concatenate([look, found_looks])
+                        self._left.append(ghost)
+                        self._left_looks.append(look)
+                        self._ghost_at[i] = ghost.pixel[0]
                 parts.append(found)
-                looks.append(np.full((len(found), 3), np.nan))
+                looks.append(found_looks)
                 self.local_searches += 1
             else:
                 rois.append(roi)
@@ -439,6 +482,35 @@ class VideoTracker:
         parts, looks = held + parts, held_looks + looks
         app = np.concatenate(looks) if looks else np.zeros((0, 3))
         return concat(parts), app, disturbed
+
+    def _ghost(
+        self, frame: Image, state: TrackerState, i: int, roi: tuple[int, int, int, int]
+    ) -> BallDetections:
+        """Ball ``i``'s ghost in ``roi`` (:func:`vision.tracking.streaks.find_streaks`), in its
+        colour, or nothing: for an object ball of known colour and look, against the frame it
+        was last measured in.
+
+        Why its colour: the colour model names a black's ghost green (Task2 clip 6), and a
+        whole-table detection of it in that colour would keep it from the black. The cue ball is
+        left to its departure's search (:func:`find_departure`): a hand or a cue by it is on
+        its own colour's segment as often as its streak is.
+        """
+        before = self._seen_img[i]
+        look = state.appearance[i]
+        if before is None or state.colour[i] < 0 or not np.all(np.isfinite(look)):
+            return BallDetections.empty()
+        r = float(state.radius[i])
+        cloth = self._cloth_at[i] if np.all(np.isfinite(self._cloth_at[i])) else None
+        found = find_streaks(frame, before, roi, look, r, state.pos[i], self.region, cloth=cloth)
+        if not len(found):
+            return found
+        on = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
+        others = np.where(on[:, None], state.pos + state.vel, np.nan)
+        pred = state.pos[i] + state.vel[i] * (state.unseen[i] + 1)
+        ghost = pick_ghost(found, pred, others, state.radius)
+        if not len(ghost):
+            return ghost
+        return ghost.with_colour(state.colour[i : i + 1].copy(), ghost.confidence)
 
     def _stirred(
         self, i: int, at: FloatArray, thumb: npt.NDArray[np.int16], window: tuple[int, int, int, int]
