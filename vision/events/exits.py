@@ -10,6 +10,7 @@ import numpy.typing as npt
 from adjudicator.eventlog import InputEvent, OffTable, Pot
 from vision.events.analysis import Analysis
 from vision.events.config import GRAVITY, MAX_BALL_SPEED, ROLLING_RESISTANCE, EventConfig
+from vision.events.contacts import left_spot
 from vision.events.geometry import PocketEntry, at_mouth, nearest_cushion, past_mouth, pocket_entry
 from vision.events.kinematics import Motion
 
@@ -244,6 +245,71 @@ def struck_in(an: Analysis, b: int, k_last: int) -> Pot | None:
     return None
 
 
+def _struck_unseen(an: Analysis, b: int, t_s: FloatArray, p_s: FloatArray) -> float | None:
+    """When ball ``b``, at rest where the stroke began and with no contact found, was struck by
+    a ball the tracker did not follow to it: its departure (:func:`contacts.left_spot`, from a
+    path fitted once it was clearly away), when every sighting since (``t_s``, ``p_s``: its
+    samples up to the exit being read) lies within a ball's radius (and the noise's reach,
+    :attr:`EventConfig.move_mm`) of a straight line from its spot, as a struck ball's roll
+    does, and it never gains speed on the way (:func:`gains_after_departure`). None otherwise.
+
+    Why the line: a ball at rest starts rolling only when something strikes it, and that
+    something is unknown here; a track that jumped from the ball onto a hand or a sleeve leaves
+    the spot along whatever way the hand goes, and a hand's way wanders. A ball's does not
+    between contacts (a cushion found would be a contact).
+    """
+    left = left_spot(an, b)
+    if left is None or not left[1]:
+        return None
+    t_d = left[0]
+    after = t_s > t_d
+    if int(after.sum()) < 3:
+        return None
+    rel = p_s[after] - an.sf.start[b]
+    if float(np.max(np.hypot(*rel.T))) <= an.cfg.strike_mm:
+        return None
+    # The line through the spot nearest all of them (not the chord to the last sighting: a
+    # ball's last centre in a pocket's shade is measured off as much as any).
+    _, vecs = np.linalg.eigh(rel.T @ rel)
+    way = vecs[:, 1]
+    off = np.abs(rel[:, 0] * way[1] - rel[:, 1] * way[0])
+    if float(off.max()) > an.cfg.radius + an.cfg.move_mm:
+        return None
+    return None if gains_after_departure(t_s[after], p_s[after], an.cfg) else t_d
+
+
+#: How much faster than it left its spot a ball struck from rest may later be measured going:
+#: a struck ball leaves at the most speed it will have, and a window's end points may each lie
+#: anywhere along a streak (a third of the speed either way over three frames, at worst).
+DEPARTURE_GAIN = 1.5
+
+
+def gains_after_departure(t: FloatArray, p: FloatArray, cfg: EventConfig) -> bool:
+    """Whether a track, from its first sample after leaving its spot (``t``, ``p``), is ever
+    measured going more than :data:`DEPARTURE_GAIN` times (plus 4 sigmas of its end points'
+    noise) as fast as over its first window of three frame intervals, windows taken end to
+    end from there.
+
+    Why not :func:`speeds_up`: that test allows for the streak at both ends of both windows
+    it compares, enough to pass a track that triples its speed at a pot's pace; a track riding
+    a player's arm off a ball's spot speeds up from nothing, and with no contact found for the
+    ball, the speed it left with is the one measure of what struck it.
+    """
+    m = 3
+    if len(t) < m + 1:
+        return False
+    speeds, spans = [], []
+    for a in range(0, len(t) - m, m):
+        span = float(t[a + m] - t[a])
+        speeds.append(float(np.hypot(*(p[a + m] - p[a]))) / span)
+        spans.append(span)
+    for k in range(1, len(speeds)):
+        sigma = math.sqrt(2.0) * cfg.noise_mm * math.hypot(1.0 / spans[k], 1.0 / spans[0])
+        if speeds[k] > DEPARTURE_GAIN * speeds[0] + 4.0 * sigma:
+            return True
+    return False
+
+
 def exit_after(
     an: Analysis, b: int, k_last: int, off_at_end: bool, for_good: bool = False
 ) -> Pot | OffTable | None:
@@ -256,26 +322,36 @@ def exit_after(
     t_last = float(sf.times[k_last])
     # Contacts after the last sight belong to whatever was tracked under this name later.
     breaks = [t for t in an.breaks[b] if t <= t_last]
-    brk = breaks[-1] if breaks else -math.inf
     t_s, p_s = an.samples(b, 0, k_last)
+    # Speed gained anywhere since the ball was last struck by a ball (a cushion only takes
+    # speed away), not only since its last contact: a track riding an arm may have been
+    # given a cushion contact on the way.
+    cushions = {c.t for c in an.cushion_events if c.ball == name}
+    struck = [t for t in breaks if t not in cushions]
+    unseen = None if struck else _struck_unseen(an, b, t_s, p_s)
+    if unseen is not None:
+        # Set moving from its spot with no contact found (the ball that struck it was not
+        # tracked to it): it was struck when it left, and it was still before that (Task2 clip 6:
+        # the black, struck by a white the tracker lost at its stroke, gained the whole of its
+        # speed over the window that held its departure). Its path is read from then on.
+        struck = [unseen]
+        breaks = sorted([*breaks, unseen])
+    brk = breaks[-1] if breaks else -math.inf
     keep = t_s > brk
     w = cfg.fit_frames
     if int(keep.sum()) >= 2:
         model = an.fit(t_s[keep][-w:], p_s[keep][-w:])
     else:
         model = an.pre_model(b, k_last) if breaks == an.breaks[b] else None
-    # Speed gained anywhere since the ball was last struck by a ball (a cushion only takes
-    # speed away), not only since its last contact: a track riding an arm may have been
-    # given a cushion contact on the way.
-    cushions = {c.t for c in an.cushion_events if c.ball == name}
-    struck = [t for t in breaks if t not in cushions]
     since = t_s >= (struck[-1] if struck else -math.inf)
     if model is None or model.is_still or speeds_up(t_s[since][-4 * w :], p_s[since][-4 * w :], cfg):
         return None
     speed = float(np.hypot(*model.velocity(t_last)))
     if speed > MAX_BALL_SPEED:
         return None  # faster than any ball: the track jumped (often one sighting after a contact)
-    cue = white_speed(an) if name != "white" else None
+    # With nothing seen striking it, the white's measured pace says nothing of what did (the
+    # white's track was elsewhere: on the cue, lost in its own blur).
+    cue = white_speed(an) if name != "white" and unseen is None else None
     if cue is not None and speed > CUE_SPEED_FACTOR * cue:
         return None  # faster than the stroke gave any ball: a hand or a cue the track rode
     horizon = 3.0 * cfg.dt

@@ -1,0 +1,96 @@
+"""A ball struck by a white the tracker lost at its stroke is still potted: it was struck when it
+left its spot, if its way from there is a ball's (Task2 clip 6: the white's track rode the cue's
+tip back, the black went in)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from adjudicator.eventlog import Collision, Pot
+from tests.events.test_pots import FPS, NOISE, pot_scene, view
+from vision.events.config import EventConfig
+from vision.events.exits import gains_after_departure
+from vision.events.infer import infer_tracks
+from vision.events.synthetic import CameraNoise, tracks_from_timeline
+from vision.tracks import Tracks
+
+
+def _white_rides_the_cue(tracks: Tracks, back_mm: float = 250.0, frames: int = 1) -> Tracks:
+    """The tracks with the white's track, from its stroke on, drawn ``back_mm`` back onto the
+    cue's tip over ``frames`` frames and left there (Task2 clip 6: 110 pixels, some 300 mm, in
+    the stroke's frame)."""
+    w = tracks.ball_names.index("white")
+    pos = tracks.position.copy()
+    start = pos[0, w].copy()
+    moved = np.flatnonzero(np.hypot(*(pos[:, w] - start).T) > 5.0)
+    k = int(moved[0])
+    heading = pos[k + 2, w] - start
+    back = -heading / np.hypot(*heading)
+    for j in range(k, len(pos)):
+        pos[j, w] = start + back * back_mm * min(1.0, (j - k + 1) / frames)
+    return Tracks(tracks.ball_names, tracks.times, pos, tracks.pixel, tracks.state)
+
+
+def _wander(tracks: Tracks, ball: str, bulge_mm: float) -> Tracks:
+    """The tracks with ``ball``'s way from its spot bowed ``bulge_mm`` sideways at its middle
+    (same start, same end): the way a hand goes, not a ball."""
+    b = tracks.ball_names.index(ball)
+    pos = tracks.position.copy()
+    start = pos[0, b].copy()
+    on = np.flatnonzero(np.isfinite(pos[:, b, 0]))
+    away = on[np.hypot(*(pos[on, b] - start).T) > 5.0]
+    k0, k1 = int(away[0]), int(away[-1])
+    chord = pos[k1, b] - start
+    side = np.array([-chord[1], chord[0]]) / np.hypot(*chord)
+    s = np.linspace(0.0, 1.0, k1 - k0 + 2)[1:]
+    pos[k0 : k1 + 1, b] += np.sin(np.pi * s)[:, None] * bulge_mm * side
+    return Tracks(tracks.ball_names, tracks.times, pos, tracks.pixel, tracks.state)
+
+
+@pytest.mark.parametrize(("back_mm", "frames"), [(250.0, 1), (100.0, 3)])
+@pytest.mark.parametrize(("speed", "seed"), [(1800.0, 11), (2500.0, 12), (1400.0, 13)])
+def test_ball_struck_by_a_lost_white_is_potted(speed: float, seed: int, back_mm: float, frames: int) -> None:
+    """No contact is found (the white's track never reaches the red), yet the red left its spot
+    and rolled into the pocket in view: potted, however slowly the white's track went (it was
+    on the cue, so its pace says nothing of the stroke's)."""
+    tracks = tracks_from_timeline(
+        pot_scene(speed), CameraNoise(fps=FPS, noise_mm=NOISE, dropout=0.0), np.random.default_rng(seed)
+    )
+    lost = _white_rides_the_cue(tracks, back_mm, frames)
+    events = infer_tracks(lost, noise_mm=NOISE, hidden=view(len(lost.times)))
+    assert not [e for e in events if isinstance(e, Collision) and "red1" in e.balls]
+    assert [(e.ball, e.pocket) for e in events if isinstance(e, Pot)] == [("red1", "top_right")]
+
+
+@pytest.mark.parametrize(("bulge_mm", "potted"), [(0.0, True), (15.0, True), (60.0, False), (-80.0, False)])
+def test_only_a_straight_way_from_the_spot_is_a_strike(bulge_mm: float, potted: bool) -> None:
+    """The same red, its track bowed sideways on its way from the spot to the mouth: within a
+    radius of the straight line (the tracker's wobble) it rolled there; further, a hand or a
+    sleeve the track rode went there, and with no contact found nothing struck it: no pot."""
+    tracks = tracks_from_timeline(
+        pot_scene(1800.0), CameraNoise(fps=FPS, noise_mm=NOISE, dropout=0.0), np.random.default_rng(11)
+    )
+    lost = _wander(_white_rides_the_cue(tracks), "red1", bulge_mm)
+    events = infer_tracks(lost, noise_mm=NOISE, hidden=view(len(lost.times)))
+    assert ([(e.ball, e.pocket) for e in events if isinstance(e, Pot)] == [("red1", "top_right")]) == potted
+
+
+@pytest.mark.parametrize(
+    ("speeds", "gains"),
+    [
+        ([2700.0] * 9, False),  # rolls on at its pace
+        (list(np.linspace(2700.0, 1800.0, 9)), False),  # slows on the cloth
+        ([2700.0, 1400.0, 4000.0] * 3, False),  # a blended broadcast frame: a short step, a long one
+        (list(np.linspace(400.0, 2700.0, 9)), True),  # from nothing to a pot's pace: an arm
+        ([900.0] * 3 + [2700.0] * 6, True),  # picked up, then thrown
+    ],
+)
+def test_gains_after_departure(speeds: list[float], gains: bool) -> None:
+    """Per frame interval speeds (mm/s) of a track from its spot, as positions along a line."""
+    dt = 1.0 / FPS
+    steps = np.array(speeds) * dt
+    along = np.concatenate([[0.0], np.cumsum(steps)])
+    p = np.stack([along, 0.5 * along], axis=1)
+    t = np.arange(len(along)) * dt
+    assert gains_after_departure(t, p, EventConfig.derive(fps=FPS, noise_mm=NOISE)) == gains
