@@ -100,6 +100,13 @@ class EventStage(Protocol):
 
 STAGES = ("balls", "pocket watch", "events")
 
+#: The pocket view is looked at no more often than this (seconds): 30 times a second, the rate
+#: of the broadcast footage its tests were set on. Its "hidden in this frame and the one
+#: before" then spans a thirtieth of a second at any frame rate (at 60 fps a frame pair is half
+#: that), and at 50-60 fps it costs half as much: 1.2-1.5 ms a 1080p frame on the pipeline's
+#: thread, whose budget for real time at 60 fps is 16.7 ms.
+WATCH_EVERY_S = 1.0 / 30.0
+
 
 @dataclass
 class TrackEvents:
@@ -117,7 +124,8 @@ class TrackEvents:
             ball's path into a mouth in view, never from a ball vanishing behind an arm
             (:mod:`vision.events.exits`).
         events: the event stage, once created.
-        hidden: the pocket view of the last tracked frame (``None`` before).
+        hidden: the pocket view of the last frame it was looked at in (``None`` before; see
+            :data:`WATCH_EVERY_S`).
         seconds: CPU seconds of the calling thread spent in each stage (:data:`STAGES`), for
             the speed benchmarks; a thread clock, since decoding runs on a thread of its own.
     """
@@ -128,6 +136,7 @@ class TrackEvents:
     events: EventStage | None = None
     hidden: FloatArray | None = None
     seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STAGES, 0.0))
+    _watched_at: float = field(default=-np.inf, repr=False)
 
     def update(self, frame: Frame) -> tuple[BallsInFrame | None, list[InputEvent]]:
         """The balls in ``frame`` (``None`` while the table is not calibrated) and the events
@@ -140,7 +149,9 @@ class TrackEvents:
             return None, []
         if self.events is None:
             self.events = self.make_events(tracked.names)
-        self.hidden = self.watch.update(frame.image, self.balls.table_to_pixels)
+        if self.hidden is None or frame.t - self._watched_at >= WATCH_EVERY_S - 1e-6:
+            self.hidden = self.watch.update(frame.image, self.balls.table_to_pixels)
+            self._watched_at = frame.t
         c = time.thread_time()
         self.seconds["pocket watch"] += c - b
         new = self.events.update(frame.index, frame.t, tracked.position, tracked.state, self.hidden)
