@@ -729,9 +729,7 @@ class Tracker:
         if xy is not None and len(det) and np.any(off):
             last = self.table_of(np.where(off[:, None], self.state.pos, np.nan))
             reentry = reentry_allowed(self.state.colour, last, xy)
-        self.state = step(
-            self.state, det, app, self.config, self.pockets, self.cushions, hidden, reentry, xy
-        )
+        self.state = step(self.state, det, app, self.config, self.pockets, self.cushions, hidden, reentry, xy)
         self.state = self._leave_bed(self.state)
         px = np.where((self.state.state == TrackState.ABSENT)[:, None], np.nan, self.state.pos)
         self._pixel.append(px)
