@@ -59,15 +59,39 @@ def off_bed(xy: npt.ArrayLike, tol: float = DEFAULT_TOL) -> BoolArray:
     calibration nothing is refused.
     """
     p = np.asarray(xy, np.float64).reshape(-1, 2)
+    return np.asarray((past_nose(p, tol) | into_pocket(p, tol)) & np.all(np.isfinite(p), axis=1), dtype=bool)
+
+
+def past_nose(xy: npt.ArrayLike, tol: float = DEFAULT_TOL) -> BoolArray:
+    """``(N,)``: which table positions (mm) lie more than ``tol`` past a cushion nose line."""
+    p = np.asarray(xy, np.float64).reshape(-1, 2)
     x, y = p[:, 0], p[:, 1]
     with np.errstate(invalid="ignore"):
         out = (x < -tol) | (x > TABLE.length + tol) | (y < -tol) | (y > TABLE.width + tol)
+    return np.asarray(out, dtype=bool)
+
+
+def into_pocket(xy: npt.ArrayLike, tol: float = DEFAULT_TOL) -> BoolArray:
+    """``(N,)``: which table positions (mm) lie more than ``tol`` past a pocket's mouth line,
+    within reach of that mouth (a ball dropping into the pocket)."""
+    p = np.asarray(xy, np.float64).reshape(-1, 2)
+    with np.errstate(invalid="ignore"):
         d = p[:, None, :] - _MID[None, :, :]
         past = np.einsum("nkj,kj->nk", d, _NORMAL)
         along = np.linalg.norm(d - past[..., None] * _NORMAL[None], axis=2)
         inside = (past > tol) & (along < _HALF[None, :] + TABLE.ball_radius)
-        out |= inside.any(axis=1)
-    return np.asarray(out & np.all(np.isfinite(p), axis=1), dtype=bool)
+    return np.asarray(inside.any(axis=1), dtype=bool)
+
+
+def nose_normal(xy: npt.ArrayLike) -> FloatArray:
+    """``(N, 2)``: the inward unit normal of the nose line each table position (mm) lies
+    farthest past (zero for a position on the bed)."""
+    p = np.asarray(xy, np.float64).reshape(-1, 2)
+    over = np.stack([-p[:, 0], p[:, 0] - TABLE.length, -p[:, 1], p[:, 1] - TABLE.width], axis=1)
+    normals = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
+    k = np.argmax(np.nan_to_num(over, nan=-np.inf), axis=1)
+    out: FloatArray = np.where((over[np.arange(len(p)), k] > 0)[:, None], normals[k], 0.0)
+    return out
 
 
 def near_mouth(xy: npt.ArrayLike, reach: float) -> BoolArray:

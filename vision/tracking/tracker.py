@@ -32,9 +32,9 @@ import numpy as np
 import numpy.typing as npt
 from scipy.optimize import linear_sum_assignment
 
-from calibration.table import Colour
+from calibration.table import TABLE, Colour
 from vision.detection.detections import COLOURS, UNKNOWN, BallDetections
-from vision.tracking.bed import DEFAULT_TOL, in_fall, off_bed
+from vision.tracking.bed import DEFAULT_TOL, in_fall, into_pocket, near_mouth, nose_normal, off_bed, past_nose
 from vision.tracking.detection_sets import APART_MM
 from vision.tracking.motion import REFERENCE_FPS, MotionConfig, correct, frames_at, gate_distance, predict
 from vision.tracking.physics import Cushions, contacts, reflect
@@ -68,6 +68,9 @@ class TrackerConfig:
         absent_after: unseen frames after which a ball last seen by a pocket is potted.
         pocket_radii: how close (ball radii) to a pocket centre "beside a pocket" is.
         duplicate_radii: a re-acquired detection this close to a matched ball is its duplicate.
+        bounce_hold: unseen frames a ball whose prediction was turned back off a cushion nose
+            line may stay unseen before it is taken off the table (0.2 s; see
+            :meth:`Tracker._leave_bed`).
         duplicate_mm: ... unless both are reds whose table positions (where known) lie farther
             apart than this: two balls' centres are a diameter apart at least, so such a red is
             another ball however close the picture puts them (a pack seen at a slant overlaps
@@ -99,6 +102,7 @@ class TrackerConfig:
     pocket_radii: float = 4.0
     duplicate_radii: float = 1.5
     duplicate_mm: float = APART_MM
+    bounce_hold: int = 6
     lock_gate: float = 0.15
     miss_cost: float = 2.0
     look_share_radii: float = 6.0
@@ -118,6 +122,7 @@ class TrackerConfig:
             reacquire_after=frames_at(self.reacquire_after, fps),
             reacquire_look_after=frames_at(self.reacquire_look_after, fps),
             absent_after=frames_at(self.absent_after, fps),
+            bounce_hold=frames_at(self.bounce_hold, fps),
         )
 
 
@@ -660,6 +665,12 @@ def _within_reach(
     return np.asarray(np.linalg.norm(pixel - pred, axis=1) <= reach, dtype=bool)
 
 
+#: A prediction past a nose line this close to a pocket's mouth midpoint (mm) is a ball going
+#: into the pocket through its jaws, not one off a cushion: the widest mouth's half-width and
+#: a ball's diameter.
+POCKET_REACH_MM = max(p.mouth_width for p in TABLE.pockets.values()) / 2.0 + 2.0 * TABLE.ball_radius
+
+
 def _near_pocket(
     pos: FloatArray, radius: FloatArray, pockets: FloatArray | None, cfg: TrackerConfig
 ) -> npt.NDArray[np.bool_]:
@@ -701,6 +712,8 @@ class Tracker:
         self.config = config or TrackerConfig()
         self._pixel: list[FloatArray] = []
         self._state: list[npt.NDArray[np.int8]] = []
+        # Per ball, the frame its prediction was turned back off a cushion, unseen (-1: none).
+        self._turned = np.full(len(initial.names), -1, np.int64)
 
     def update(
         self,
@@ -754,26 +767,67 @@ class Tracker:
         return np.asarray(np.any(d < reach[None, :], axis=1), dtype=bool)
 
     def _leave_bed(self, state: TrackerState) -> TrackerState:
-        """A ball unmeasured whose prediction went past a mouth or nose line is off the bed.
+        """A ball unmeasured whose prediction went past a mouth line is off the bed; one whose
+        prediction went past a cushion nose line away from the pockets is turned back off the
+        cushion, and taken off the table only if it stays unseen ``bounce_hold`` frames.
 
         Why: its last sightings ran into a pocket's mouth and its measurements there were refused;
         held ``predicted`` it would wait out ``absent_after`` frames before the pocket test, and
-        the stroke would not settle until then.
+        the stroke would not settle until then. At a cushion, a ball unseen for the frame or two
+        of its bounce is far commoner than one jumping it: taken off at once, a red whose local
+        search missed the frame it came off the cushion was read as forced off the table (a
+        1080p60 break-off render, FOUL 4). Turned back, it is found again on its way out; a ball
+        that did leave the table is not, and is taken off as before, a few frames later.
         """
         if self.to_table is None:
             return state
-        pred = state.state == TrackState.PREDICTED
-        if not np.any(pred):
+        self._turned[state.state == TrackState.SEEN] = -1
+        pred = np.flatnonzero(state.state == TrackState.PREDICTED)
+        if not len(pred):
             return state
-        gone = np.zeros(len(pred), bool)
-        gone[pred] = off_bed(self.table_of(state.pos[pred]), self.config.bed_tol)
-        if not np.any(gone):
+        xy = self.table_of(state.pos[pred])
+        off = off_bed(xy, self.config.bed_tol)
+        waited = (self._turned[pred] >= 0) & (state.frame - self._turned[pred] >= self.config.bounce_hold)
+        if not np.any(off | waited):
             return state
+        pocket = into_pocket(xy, self.config.bed_tol) | near_mouth(xy, POCKET_REACH_MM)
+        turn = off & ~pocket & past_nose(xy, self.config.bed_tol) & (self._turned[pred] < 0)
+        gone = np.zeros(len(state.names), bool)
+        gone[pred] = (off & ~turn) | waited
+        pos, vel = state.pos.copy(), state.vel.copy()
+        for k in np.flatnonzero(turn):
+            i = int(pred[k])
+            back = state.pos[i] - state.vel[i]  # where the prediction was still on the bed
+            reflected = self._reflect(back, state.vel[i], nose_normal(xy[k : k + 1])[0])
+            if reflected is None:
+                gone[i] = True
+                continue
+            pos[i], vel[i] = back + reflected, reflected
+            self._turned[i] = state.frame
+        self._turned[gone] = -1
         return replace(
             state,
-            vel=np.where(gone[:, None], 0.0, state.vel),
+            pos=pos,
+            vel=np.where(gone[:, None], 0.0, vel),
             state=np.where(gone, TrackState.ABSENT, state.state).astype(np.int8),
         )
+
+    def _reflect(self, at: FloatArray, vel: FloatArray, normal: FloatArray) -> FloatArray | None:
+        """A pixel velocity ``vel`` at pixel ``at`` reflected off the nose line whose inward
+        table normal is ``normal`` (through the calibration's local linear map); None where the
+        map cannot be taken there."""
+        j = np.stack(
+            [self.table_of(at[None] + d[None])[0] for d in (np.array([1.0, 0.0]), np.array([0.0, 1.0]))]
+        )
+        jac = (j - self.table_of(at[None])[0]).T  # mm per pixel, columns per pixel axis
+        if not np.all(np.isfinite(jac)) or abs(float(np.linalg.det(jac))) < 1e-9:
+            return None
+        v = jac @ vel
+        vn = float(v @ normal)
+        if vn >= 0:
+            return None  # not going into that cushion: nothing to turn back
+        out: FloatArray = np.linalg.solve(jac, v - 2.0 * vn * normal)
+        return out
 
     def frame_rows(self) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int8]]:
         """The last frame's pixels, table positions and states (for online consumers)."""
