@@ -115,3 +115,35 @@ def test_a_resting_ball_never_takes_a_pocket_hole() -> None:
     for _ in range(3):
         tracker.update(BallDetections.build(rim, [R], colour=[red]))
     assert tracker.tracks().state[-1, 0] != TrackState.SEEN
+
+
+@pytest.mark.parametrize(
+    ("seen_again", "on_table"),
+    [
+        (True, True),  # unseen for its bounce off the cushion, found again on its way out
+        (False, False),  # never seen again: it left the table over the cushion
+    ],
+)
+def test_a_ball_unseen_at_a_cushion_is_turned_back(seen_again: bool, on_table: bool) -> None:
+    """A blue rolling into the top cushion, away from the pockets, is lost for the frames of its
+    bounce: its prediction is turned back off the nose line, not taken off the table; only a
+    ball that stays unseen is taken off (the event stage then reads it as forced off)."""
+    start = np.array([1000.0, 200.0])
+    v = np.array([10.0, -30.0])
+    state = TrackerState.seed(["blue"], start[None], [R], colour=[BLUE])
+    # Pixels are millimetres here: the calibration is the identity.
+    tracker = Tracker(
+        state, to_table=lambda px: px, pockets=np.array([p.centre for p in TABLE.pockets.values()])
+    )
+    for f in range(1, 6):  # seen up to y = 50 mm
+        tracker.update(BallDetections.build((start + f * v)[None], [R], colour=[BLUE]))
+    for _ in range(4):  # unseen: into the cushion and back out
+        st = tracker.update(BallDetections.empty())
+        assert st.state[0] == TrackState.PREDICTED
+    # The bounce reversed the ball's motion across the nose line, not along it.
+    assert st.vel[0, 1] > 0 and st.vel[0, 0] > 0
+    back = st.pos[0] + st.vel[0]
+    for _ in range(10):
+        st = tracker.update(BallDetections.build(back[None], [R], colour=[BLUE]) if seen_again else None)
+        back = back + np.array([10.0, 30.0])
+    assert bool(st.state[0] != TrackState.ABSENT) is on_table
