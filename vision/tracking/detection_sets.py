@@ -143,13 +143,29 @@ def dedupe(
     it, let apart so, followed the hand away (a 1080p60 break-off render).
     """
     keep = np.ones(len(det), bool)
-    red = det.colour == RED
     for i in range(len(det) - 1):
         if not keep[i]:
             continue
         dup = np.linalg.norm(det.pixel[i + 1 :] - det.pixel[i], axis=1) <= det.radius[i]
-        if table is not None and red[i] and np.any(dup):
-            apart = np.linalg.norm(table[i + 1 :] - table[i], axis=1) > apart_mm
-            dup &= ~(apart & red[i + 1 :])  # NaN (unknown) leaves the picture's verdict
+        if np.any(dup):
+            dup &= ~reds_apart(det, table, np.arange(i + 1, len(det)), np.array([i]), apart_mm)[:, 0]
         keep[i + 1 :] &= ~dup
     return keep
+
+
+def reds_apart(
+    det: BallDetections,
+    table: FloatArray | None,
+    rows: npt.NDArray[np.intp],
+    cols: npt.NDArray[np.intp],
+    apart_mm: float = APART_MM,
+) -> npt.NDArray[np.bool_]:
+    """``(len(rows), len(cols))``: which pairs of detections are two reds whose table positions
+    (``table``, ``(N, 2)`` mm) lie more than ``apart_mm`` apart, and so two balls whatever the
+    picture says (see :func:`dedupe`). All False without table positions; NaN (unknown) is
+    never apart."""
+    if table is None:
+        return np.zeros((len(rows), len(cols)), bool)
+    mm = np.linalg.norm(table[rows][:, None, :] - table[cols][None, :, :], axis=2)
+    reds = (det.colour[rows] == RED)[:, None] & (det.colour[cols] == RED)[None, :]
+    return np.asarray((mm > apart_mm) & reds, dtype=bool)

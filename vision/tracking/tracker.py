@@ -35,7 +35,7 @@ from scipy.optimize import linear_sum_assignment
 from calibration.table import TABLE, Colour
 from vision.detection.detections import COLOURS, UNKNOWN, BallDetections
 from vision.tracking.bed import DEFAULT_TOL, in_fall, into_pocket, near_mouth, nose_normal, off_bed, past_nose
-from vision.tracking.detection_sets import APART_MM
+from vision.tracking.detection_sets import APART_MM, reds_apart
 from vision.tracking.motion import REFERENCE_FPS, MotionConfig, correct, frames_at, gate_distance, predict
 from vision.tracking.physics import Cushions, contacts, reflect
 from vision.tracking.reentry import reentry_allowed
@@ -577,10 +577,7 @@ def _distinct(
         return np.ones(len(rows), bool)
     d = np.linalg.norm(det.pixel[rows][:, None, :] - det.pixel[matched][None, :, :], axis=2)
     dup = d <= cfg.duplicate_radii * det.radius[rows][:, None]
-    if table is not None:
-        mm = np.linalg.norm(table[rows][:, None, :] - table[matched][None, :, :], axis=2)
-        reds = (det.colour[rows] == _RED)[:, None] & (det.colour[matched] == _RED)[None, :]
-        dup &= ~((mm > cfg.duplicate_mm) & reds)  # NaN (unknown) leaves the picture's verdict
+    dup &= ~reds_apart(det, table, rows, matched, cfg.duplicate_mm)
     return np.asarray(~np.any(dup, axis=1), dtype=bool)
 
 
@@ -816,10 +813,8 @@ class Tracker:
         """A pixel velocity ``vel`` at pixel ``at`` reflected off the nose line whose inward
         table normal is ``normal`` (through the calibration's local linear map); None where the
         map cannot be taken there."""
-        j = np.stack(
-            [self.table_of(at[None] + d[None])[0] for d in (np.array([1.0, 0.0]), np.array([0.0, 1.0]))]
-        )
-        jac = (j - self.table_of(at[None])[0]).T  # mm per pixel, columns per pixel axis
+        mm = self.table_of(at[None] + np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))
+        jac = (mm[1:] - mm[0]).T  # mm per pixel, columns per pixel axis
         if not np.all(np.isfinite(jac)) or abs(float(np.linalg.det(jac))) < 1e-9:
             return None
         v = jac @ vel
