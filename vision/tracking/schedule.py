@@ -31,6 +31,15 @@ class ScheduleConfig:
             is taken off the table at once, and searched for only every ``full_every`` frames
             it rolled on unseen for up to a second (a rendered break-off: the white, back after
             0.8 s, read as potted and a foul called).
+        lost_for: frames an object ball lost on the table (unseen ``lost_full`` frames) keeps the
+            whole table searched every ``lost_every`` frames; after that it is looked for by the
+            periodic search (``full_every``) only. Why: a ball one that search does not find
+            for a second is hidden (by a player leaning over it, or merged into its pack's blob
+            by a slanted view) and stays so for seconds, a whole-table search (30 ms at 1080p)
+            every tenth of a second meanwhile (the 1080p60 speed render: a red of the pack
+            unseen before the break-off kept 44 such searches going, 2 ms a frame). The cue
+            ball is not backed off: struck as soon as the cue or the arm over it moves away,
+            it must be found again at once.
         cloth: Lab colour of the cloth for the local search (None: each window's median).
         streak_mix: smallest share of the ball's colour in a pixel when the ball is unseen or
             fast (a streak ``k`` diameters long gives each pixel about ``1/k``; 0.25 keeps a
@@ -90,6 +99,11 @@ class ScheduleConfig:
             with the picture unchanged (within the codec's noise, 0-2 levels on the real
             broadcast clips) the detector would say what it said, and asking it again for every
             still ball cost 1.2 ms and more a 720p frame.
+        rest_radii: reach (ball radii) round a ball's last measured resting centre within which
+            its thumbnail must be unchanged (``settle_change``) for that measurement to stand
+            when it comes to rest again (:meth:`~vision.tracking.video.VideoTracker._rest_again`):
+            the ball and what touches it, not the pack beside it, whose other balls move in a
+            break-off while it does not.
         ghost_rest: frames an object ball must have rested on its spot (carried there) for its
             disappearance from it, the spot bare, to count as a strike whose ghost is looked for
             (:mod:`vision.tracking.streaks`): a track that wandered off its ball (onto a cue's
@@ -110,6 +124,7 @@ class ScheduleConfig:
     lost_full: int = 6
     lost_every: int = 3
     gone_for: int = 30
+    lost_for: int = 30
     cloth: tuple[float, ...] | None = None
     streak_mix: float = 0.25
     hold_radii: float = 0.5
@@ -127,6 +142,7 @@ class ScheduleConfig:
     roll_speed: float = 0.4
     settle_look: float = 10.0
     settle_change: float = 3.0
+    rest_radii: float = 1.5
     push_radii: float = 0.2
     push_cos: float = 0.7
     pack_radii: float = 2.5
@@ -148,6 +164,7 @@ class ScheduleConfig:
             lost_full=frames_at(self.lost_full, fps),
             lost_every=frames_at(self.lost_every, fps),
             gone_for=frames_at(self.gone_for, fps),
+            lost_for=frames_at(self.lost_for, fps),
             settle_every=frames_at(self.settle_every, fps),
             settle_for=frames_at(self.settle_for, fps),
             ghost_rest=frames_at(self.ghost_rest, fps),
