@@ -566,8 +566,9 @@ class VideoTracker:
         sch = self.schedule
         h, w = thumb.shape
         reach = sch.rest_radii * r
-        x0, y0 = int(max(0, (last[0] - reach) * sch.thumb)), int(max(0, (last[1] - reach) * sch.thumb))
-        x1, y1 = int(min(w, (last[0] + reach) * sch.thumb + 1)), int(min(h, (last[1] + reach) * sch.thumb + 1))
+        x0, y0 = (int(max(0, (c - reach) * sch.thumb)) for c in last)
+        x1 = int(min(w, (last[0] + reach) * sch.thumb + 1))
+        y1 = int(min(h, (last[1] + reach) * sch.thumb + 1))
         return not bool((np.abs(thumb[y0:y1, x0:x1] - img[y0:y1, x0:x1]) > sch.settle_change).any())
 
     def _looks_as(self, frame: Image, found: BallDetections, i: int) -> npt.NDArray[np.bool_]:
