@@ -259,11 +259,13 @@ class VideoTracker:
         took = np.linalg.norm(new.pos - self._ghost_at, axis=1) < 0.5 * new.radius
         rolling = np.hypot(new.vel[:, 0], new.vel[:, 1]) >= self.schedule.roll_speed
         self._ghosting = (self._ghosting | took) & rolling & (new.state != TrackState.ABSENT)
-        for i in range(len(new.names)):
-            if new.state[i] == TrackState.SEEN and new.unseen[i] == 0:
-                self._seen_img[i] = frame  # (frames are not written to once processed)
-            elif new.state[i] == TrackState.ABSENT or new.unseen[i] >= self.schedule.lost_full:
-                self._seen_img[i] = None  # searched no more by its own search: no ghost to find
+        seen = (new.state == TrackState.SEEN) & (new.unseen == 0)
+        # Searched no more by its own search: no ghost to find.
+        dropped = ~seen & ((new.state == TrackState.ABSENT) | (new.unseen >= self.schedule.lost_full))
+        for i in np.flatnonzero(seen):
+            self._seen_img[i] = frame  # (frames are not written to once processed)
+        for i in np.flatnonzero(dropped):
+            self._seen_img[i] = None
         return new
 
     def _local(
@@ -291,16 +293,14 @@ class VideoTracker:
         # and its colour search (a red's) finds a resting brown, whose centre it measures off by
         # a pixel or two; taken for the brown, that set the brown moving and searching itself,
         # never still again while the red stayed lost (a rendered 1080p60 break-off).
-        held: list[BallDetections] = []
-        held_looks: list[FloatArray] = []
+        held: list[int] = []  # (one detection set built for them all: 22 built one by one cost more)
+        held_at: list[FloatArray] = []
         rois: list[tuple[int, int, int, int]] = []
         # Windows of balls in a pack of their colour, by colour (see _packed).
         packs: dict[int, list[tuple[int, int, int, int]]] = {}
         cloth = None if sch.cloth is None else np.array(sch.cloth)
         self._carried[:] = False
-        for i in range(len(state.names)):
-            if state.state[i] == TrackState.ABSENT:
-                continue
+        for i in map(int, np.flatnonzero(state.state != TrackState.ABSENT)):
             u, v = state.pos[i]
             r = state.radius[i]
             self._hold_at[i] = state.pos[i]
@@ -377,9 +377,8 @@ class VideoTracker:
                     self._anchor_age[i] = 0
                 self._anchor[i] = at[0]
                 self._anchor_age[i] += 1
-                carried = BallDetections.build(at, state.radius[i : i + 1], colour=state.colour[i : i + 1])
-                held.append(carried)
-                held_looks.append(state.appearance[i : i + 1])
+                held.append(i)
+                held_at.append(at[0])
                 continue
             # Only the cue ball is addressed by the cue; an object ball at rest is moved by a ball,
             # gently at times (a kiss of a fraction of a radius a frame), and must follow at once
@@ -499,7 +498,10 @@ class VideoTracker:
             parts.append(found)
             looks.append(np.full((len(found), 3), np.nan))
             self.roi_detections += 1
-        parts, looks = held + parts, held_looks + looks
+        if held:
+            carried = BallDetections.build(np.array(held_at), state.radius[held], colour=state.colour[held])
+            parts.insert(0, carried)
+            looks.insert(0, state.appearance[held])
         app = np.concatenate(looks) if looks else np.zeros((0, 3))
         return concat(parts), app, disturbed
 
