@@ -222,3 +222,67 @@ def test_a_ball_just_taken_off_the_table_is_looked_for_as_a_lost_one() -> None:
     for _ in range(12):
         vt.process(frame)
     assert vt.full_detections == before
+
+
+@pytest.mark.parametrize(("name", "backs_off"), [("red1", True), ("pink", True), ("white", False)])
+def test_an_object_ball_lost_for_long_is_left_to_the_periodic_search(name: str, backs_off: bool) -> None:
+    """A ball lost on the table keeps the whole table searched every ``lost_every`` frames for
+    ``lost_for`` frames; then an object ball waits for the periodic search (hidden for seconds,
+    by a player or in its pack's blob, it cost a 30 ms search a tenth of a second), while the cue
+    ball is searched as often as ever (struck as soon as the arm over it moves away)."""
+    shown = np.zeros((240, 320, 3), np.uint8)
+    shown[:] = CLOTH
+    cv2.circle(shown, (100, 120), round(R), RED, -1)
+    hidden = np.zeros_like(shown)
+    hidden[:] = CLOTH
+    px = np.array([[100.0, 120.0]])
+    seed = TrackerState.seed([name], px, [R], appearance=disc_appearance(shown, px, np.array([R])))
+    sch = ScheduleConfig(full_every=0, lost_full=2, lost_every=3, lost_for=9)
+    vt = VideoTracker(_Blind(), Tracker(seed), sch)
+    vt.process(shown)
+    searches = []
+    for _ in range(30):
+        before = vt.full_detections
+        st = vt.process(hidden)
+        searches.append(vt.full_detections > before)
+    assert st.state[0] != TrackState.ABSENT
+    # Lost from its second unseen frame: searched within the next lost_for frames.
+    assert any(searches[: sch.lost_full + sch.lost_for])
+    assert any(searches[sch.lost_full + sch.lost_for + 1 :]) != backs_off
+
+
+@pytest.mark.parametrize(("moved", "asked_again"), [(0.0, False), (3.0, True)])
+def test_a_ball_still_again_as_it_was_keeps_its_measured_centre(moved: float, asked_again: bool) -> None:
+    """A resting ball disturbed by motion beside it (a hand passing by) is measured again by the
+    detector when all is still once more only if the picture round it changed: the same picture
+    measures the same (in a break-off most of these measurements found the ball where it was)."""
+    sch = ScheduleConfig(full_every=0, thumb=0.5)
+    big = 3 * R
+
+    def table(x: float, hand: bool) -> Image:
+        img = np.zeros((240, 320, 3), np.uint8)
+        img[:] = CLOTH
+        cv2.circle(img, (round(x), 120), round(big), RED, -1)
+        if hand:  # beside the ball: inside its change window, outside ``rest_radii`` of it
+            cv2.rectangle(img, (round(x + 1.7 * big), 100), (round(x + 1.95 * big), 140), (200, 200, 200), -1)
+        return img
+
+    px = np.array([[100.0, 120.0]])
+    det = _Counting((100.0, 120.0), 1)
+    first = table(100.0, False)
+    seed = TrackerState.seed(
+        ["red1"], px, [big], colour=[1], appearance=disc_appearance(first, px, np.array([big]))
+    )
+    vt = VideoTracker(det, Tracker(seed), sch)
+    for _ in range(4):
+        vt.process(first)
+    assert det.calls >= 1  # measured once it was at rest
+    det.centre = (100.0 + moved, 120.0)
+    before = det.calls
+    for _ in range(3):  # the hand comes (and moves the ball or not), stays, then goes
+        vt.process(table(100.0 + moved, True))
+    for _ in range(4):
+        st = vt.process(table(100.0 + moved, False))
+    assert (det.calls > before) == asked_again
+    assert vt.settles_reused >= 1  # (still again as when last measured, at least once)
+    assert abs(st.pos[0, 0] - (100.0 + moved)) < 0.5
