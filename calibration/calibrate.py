@@ -49,6 +49,7 @@ from calibration.fit import (
     prior_focal,
     project_fit,
     residuals_mm,
+    rotation_vector,
     seen_faces,
 )
 from calibration.homography import FloatArray, Homography, as_points
@@ -172,11 +173,16 @@ class Calibration:
         r = self.rotation @ CAMERA_TO_FIT  # the Camera's rotation: Rz(roll) Rx(tilt) Rz(yaw)
         sin_tilt = math.hypot(r[0, 2], r[1, 2])
         tilt = math.degrees(math.atan2(sin_tilt, r[2, 2]))
-        if sin_tilt < 1e-9:  # straight down: yaw and roll turn about one axis; give it to roll
-            yaw, roll = 0.0, math.degrees(math.atan2(r[1, 0], r[0, 0]))
-        else:
-            yaw = math.degrees(math.atan2(r[2, 0], r[2, 1]))
-            roll = math.degrees(math.atan2(r[0, 2], -r[1, 2]))
+        # Near straight down yaw and roll turn about nearly one axis: each alone is as uncertain
+        # as the rotation's digits over sin(tilt), but their sum, the table's turn in the
+        # picture, is well-conditioned at any tilt: (r10 - r01, r00 + r11) is (sin, cos) of it
+        # times 1 + cos(tilt). Taking yaw as the turn less the roll keeps every digit of the
+        # rotation however small the tilt (with a cut-off, tilts under 1e-9 lost their
+        # direction, and the yaw from (r20, r21) alone was 1e-7 rad off at 1e-6 rad of tilt).
+        turn = math.degrees(math.atan2(r[1, 0] - r[0, 1], r[0, 0] + r[1, 1]))
+        # Exactly straight down the turn is all roll.
+        roll = math.degrees(math.atan2(r[0, 2], -r[1, 2])) if sin_tilt > 0.0 else turn
+        yaw = math.remainder(turn - roll, 360.0)
         centre = self.camera_centre
         if centre[2] <= 0 or tilt >= 80.0:
             raise BaulklineError("the fitted camera is not above the table looking down at it")
@@ -189,13 +195,13 @@ class Calibration:
     @classmethod
     def from_camera(cls, camera: Camera, residual_mm: float = 0.0, confidence: float = 1.0) -> Calibration:
         """A calibration holding exactly ``camera`` (a synthetic clip's truth, a test's camera)."""
-        rvec, _ = cv2.Rodrigues(camera.rotation @ CAMERA_TO_FIT)
+        rvec = rotation_vector(camera.rotation @ CAMERA_TO_FIT)
         i = camera.intrinsics
         return cls(
             image_size=(i.width, i.height),
             camera_matrix=i.matrix,
             distortion=i.dist_array,
-            rvec=rvec.ravel(),
+            rvec=rvec,
             tvec=camera.translation,
             residual_mm=residual_mm,
             confidence=confidence,
@@ -417,9 +423,8 @@ def _flip(fit: CameraFit) -> CameraFit:
     a = np.diag([-1.0, -1.0, 1.0])
     b = np.array([TABLE.length, TABLE.width, 0.0]) * MIRROR
     r = fit.rotation
-    rvec, _ = cv2.Rodrigues(r @ a)
     offsets = fit.edge_offsets[[1, 0, 3, 2]]  # baulk <-> top, left <-> right
-    return replace(fit, rvec=rvec.ravel(), tvec=r @ b + fit.tvec, edge_offsets=offsets)
+    return replace(fit, rvec=rotation_vector(r @ a), tvec=r @ b + fit.tvec, edge_offsets=offsets)
 
 
 #: Each cushion's name once the table is turned end for end.

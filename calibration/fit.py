@@ -337,6 +337,43 @@ def _rodrigues(r: FloatArray) -> FloatArray:
     return out
 
 
+def rotation_vector(r: FloatArray) -> FloatArray:
+    """The Rodrigues vector ``(3,)`` of the rotation matrix ``r`` (angle in ``[0, pi]``), exact
+    to the last digits at every angle.
+
+    Not ``cv2.Rodrigues``: within 1e-5 rad of no turn it returns the zero vector, and within
+    1e-5 rad of a half turn it takes the turn to be exactly half, so a Calibration of a camera
+    looking straight down (its rotation on the fit's frame is a half turn) whose yaw and roll
+    nearly cancel, or nearly sum to a half turn, was 1e-5 rad off: 0.05 mm at its centre and
+    0.2 mm at the table's corners. Shepperd's quaternion, whose largest component is taken
+    from the diagonal and the others divided by it, keeps every digit near both.
+    """
+    m = np.asarray(r, dtype=np.float64)
+    diag = np.array([m[0, 0] + m[1, 1] + m[2, 2], m[0, 0], m[1, 1], m[2, 2]])
+    i = int(np.argmax(diag))
+    anti = np.array([m[2, 1] - m[1, 2], m[0, 2] - m[2, 0], m[1, 0] - m[0, 1]])  # 4 w (x, y, z)
+    sym = np.array([m[1, 2] + m[2, 1], m[0, 2] + m[2, 0], m[0, 1] + m[1, 0]])  # 4 (yz, xz, xy)
+    if i == 0:
+        w = math.sqrt(max(1.0 + diag[0], 0.0)) / 2.0
+        v = anti / (4.0 * w)
+    else:
+        k = i - 1
+        big = math.sqrt(max(1.0 + 2.0 * m[k, k] - diag[0], 0.0)) / 2.0
+        v = np.empty(3)
+        v[k] = big
+        for j in range(3):
+            if j != k:
+                v[j] = sym[3 - j - k] / (4.0 * big)
+        w = anti[k] / (4.0 * big)
+    if w < 0.0:
+        w, v = -w, -v
+    n = float(np.linalg.norm(v))
+    if n == 0.0:
+        return np.zeros(3)
+    out: FloatArray = v * (2.0 * math.atan2(n, w) / n)
+    return out
+
+
 def rays_to_planes(params: FloatArray, px: FloatArray, z: FloatArray, centre: FloatArray) -> FloatArray:
     """Table points ``(M, N, 2)`` where pixel ``px[n]``'s ray meets the plane ``z[n]``, for
     each of ``M`` parameter vectors ``(M, 8)``.
@@ -718,8 +755,7 @@ def pose_from_homography(h: FloatArray, k: FloatArray) -> tuple[FloatArray, Floa
     if np.linalg.det(r) < 0:
         u[:, 2] *= -1
         r = u @ vt
-    rvec, _ = cv2.Rodrigues(r)
-    return rvec.ravel(), m[:, 2].copy()
+    return rotation_vector(r), m[:, 2].copy()
 
 
 def prior_focal(size: tuple[int, int]) -> float:
