@@ -32,14 +32,17 @@ class ScheduleConfig:
             it rolled on unseen for up to a second (a rendered break-off: the white, back after
             0.8 s, read as potted and a foul called).
         lost_for: frames an object ball lost on the table (unseen ``lost_full`` frames) keeps the
-            whole table searched every ``lost_every`` frames; after that it is looked for by the
-            periodic search (``full_every``) only. Why: a ball one that search does not find
-            for a second is hidden (by a player leaning over it, or merged into its pack's blob
-            by a slanted view) and stays so for seconds, a whole-table search (30 ms at 1080p)
-            every tenth of a second meanwhile (the 1080p60 speed render: a red of the pack
-            unseen before the break-off kept 44 such searches going, 2 ms a frame). The cue
-            ball is not backed off: struck as soon as the cue or the arm over it moves away,
-            it must be found again at once.
+            whole table searched every ``lost_every`` frames while no ball rolls; after that it
+            is looked for by the periodic search (``full_every``) only, until balls roll again.
+            Why: on a still table a ball that search does not find for a second is hidden (by a
+            player leaning over it, or merged into its pack's blob by a slanted view) and stays
+            so for seconds, a whole-table search (30 ms at 1080p) every tenth of a second
+            meanwhile (the 1080p60 speed render: a red of the pack unseen before the break-off
+            kept 44 such searches going, 2 ms a frame). While balls roll a lost one may show
+            anywhere at any frame, and found late, its track took another red's (synthetic
+            01_break_off backed off regardless: 2 -> 12 red identity switches). The cue ball is
+            not backed off: struck as soon as the cue or the arm over it moves away, it must be
+            found again at once.
         cloth: Lab colour of the cloth for the local search (None: each window's median).
         streak_mix: smallest share of the ball's colour in a pixel when the ball is unseen or
             fast (a streak ``k`` diameters long gives each pixel about ``1/k``; 0.25 keeps a

@@ -174,10 +174,14 @@ class VideoTracker:
             thumb = thumbnail(frame, sch.thumb)
         # Balls off the table (potted, in hand) come back through the periodic full search
         # only; a ball lost on the table triggers one at once, and one every ``lost_every`` frames
-        # for ``lost_for`` frames (the cue ball for as long as it is lost).
-        lost = (state.state != TrackState.ABSENT) & (state.unseen >= sch.lost_full)
-        white = np.array([name == CUE_BALL for name in state.names])
-        lost &= white | (state.unseen < sch.lost_full + sch.lost_for)
+        # for ``lost_for`` frames, or for as long as it is lost while balls roll (or it is the
+        # cue ball).
+        on = state.state != TrackState.ABSENT
+        lost = on & (state.unseen >= sch.lost_full)
+        balls_roll = bool(np.any(on & (np.hypot(state.vel[:, 0], state.vel[:, 1]) >= sch.rest_speed)))
+        if not balls_roll:
+            white = np.array([name == CUE_BALL for name in state.names])
+            lost &= white | (state.unseen < sch.lost_full + sch.lost_for)
         lost |= (state.state == TrackState.ABSENT) & (self.frames - self._gone_at < sch.gone_for)
         periodic = sch.full_every > 0 and self.frames % sch.full_every == 0
         self.frames += 1
