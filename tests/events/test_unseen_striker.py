@@ -9,8 +9,9 @@ import pytest
 
 from adjudicator.eventlog import Collision, Pot
 from tests.events.test_pots import FPS, NOISE, pot_scene, view
+from vision.events.analysis import Analysis, StrokeFrames
 from vision.events.config import EventConfig
-from vision.events.exits import gains_after_departure
+from vision.events.exits import gains_after_departure, white_speed
 from vision.events.infer import infer_tracks
 from vision.events.synthetic import CameraNoise, tracks_from_timeline
 from vision.tracks import Tracks
@@ -94,3 +95,40 @@ def test_gains_after_departure(speeds: list[float], gains: bool) -> None:
     p = np.stack([along, 0.5 * along], axis=1)
     t = np.arange(len(along)) * dt
     assert gains_after_departure(t, p, EventConfig.derive(fps=FPS, noise_mm=NOISE)) == gains
+
+
+def _white_analysis(before: int, after: int, v_before: float, v_after: float) -> Analysis:
+    """A stroke whose white is seen ``before`` frames at ``v_before`` mm/s up to its first
+    contact and ``after`` frames at ``v_after`` mm/s after it (30 fps)."""
+    dt = 1.0 / 30.0
+    n = before + after
+    times = np.arange(n) * dt
+    t_contact = times[before - 1] if before else 0.5 * dt
+    x = np.where(times <= t_contact, v_before * times, v_before * t_contact + v_after * (times - t_contact))
+    pos = np.stack([x, np.full(n, 900.0)], axis=1)[:, None, :]
+    sf = StrokeFrames(
+        ball_names=("white",),
+        times=times,
+        position=pos,
+        seen=np.ones((n, 1), bool),
+        absent=np.zeros((n, 1), bool),
+        start=pos[0],
+    )
+    return Analysis(sf=sf, cfg=EventConfig.derive(fps=30.0), breaks=[[float(t_contact)]])
+
+
+@pytest.mark.parametrize(
+    ("before", "expected"),
+    [
+        (12, 2000.0),  # seen on its way to the contact: the stroke's pace
+        (3, None),  # lost in its streak until the contact: its pace after says nothing of it
+    ],
+)
+def test_the_whites_pace_is_read_before_its_first_contact(before: int, expected: float | None) -> None:
+    """After its first contact the white keeps a fraction of its speed (Task2 clip 6: a third of
+    the black's pace, and the black's pot was put down to a hand its track rode)."""
+    got = white_speed(_white_analysis(before, 12, 2000.0, 600.0))
+    if expected is None:
+        assert got is None
+    else:
+        assert got == pytest.approx(expected, rel=0.01)

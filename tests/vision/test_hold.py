@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.detection.detections import BallDetections
-from vision.tracking.departure import purity
+from vision.tracking.departure import pure_rows, purity
 from vision.tracking.detection_sets import hold, shadowed
+from vision.tracking.schedule import ScheduleConfig
 
 R = 10.0
 
@@ -58,3 +60,26 @@ def test_shadowed() -> None:
     det = BallDetections.build(np.array([[10.0, 10.0], [100.0, 10.0], [12.0, 11.0]]), np.full(3, R))
     whole = np.array([True, True, False])
     assert shadowed(det, whole).tolist() == [True, False, False]
+
+
+@pytest.mark.parametrize(
+    ("bgr", "pure"),
+    [
+        ((235, 240, 240), True),  # the white itself
+        ((138, 200, 135), True),  # its streak: half white, half cloth
+        ((120, 160, 215), False),  # the bridge hand's skin
+        ((70, 140, 190), False),  # the cue's wood
+    ],
+)
+def test_only_a_blurred_ball_is_pure(bgr: tuple[int, int, int], pure: bool) -> None:
+    """In the stroke's first frame a blob by the white's spot is taken for the departing white
+    only when it lies on the mix of the white and the cloth; the cue's wood and tip and the
+    bridge hand's skin lie off it (see find_departure)."""
+    cloth = (40, 160, 30)
+    frame = np.zeros((120, 160, 3), np.uint8)
+    frame[:] = cloth
+    cv2.circle(frame, (80, 60), round(R), bgr, -1)
+    white = cv2.cvtColor(np.array([[(235, 240, 240)]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
+    found = BallDetections.build(np.array([[80.0, 60.0]]), np.array([R]))
+    got = pure_rows(frame, found, white, R, (0, 0, 160, 120), ScheduleConfig())
+    assert got.tolist() == [pure]

@@ -92,7 +92,10 @@ def white_speed(an: Analysis) -> float | None:
     to frame); ``None`` unless two such windows show it rolling at a pace that carries a
     ball the length of a pocket's approach (:attr:`EventConfig.blind_speed_mm_s`): a white
     the tracker lost as it left (or a column that holds another ball standing still) says
-    nothing of the stroke's pace."""
+    nothing of the stroke's pace. Only its sightings before its first contact count: after it
+    the white has given up to most of its speed (Task2 clip 6: lost in its streak until it
+    struck the black at close range, then seen at a third of the black's pace, which put the
+    black's pot down to a hand the track rode)."""
     sf = an.sf
     if "white" not in sf.ball_names:
         return None
@@ -100,6 +103,10 @@ def white_speed(an: Analysis) -> float | None:
     idx = np.flatnonzero(sf.seen[:, w])
     if len(idx) < 7:
         return None
+    if w < len(an.breaks) and an.breaks[w]:
+        idx = idx[sf.times[idx] <= an.breaks[w][0]]
+        if len(idx) < 7:
+            return None
     t, p = sf.times[idx], sf.position[idx, w]
     step = np.hypot(*(p[3:] - p[:-3]).T) / (t[3:] - t[:-3])
     step = step[step <= MAX_BALL_SPEED]  # a jump onto something else, not the white's pace

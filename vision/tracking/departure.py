@@ -68,11 +68,7 @@ def find_departure(
         cand = cand[d > state.radius[others].min()]
     if not len(cand):
         return None
-    crop = frame[roi[1] : roi[3], roi[0] : roi[2]]
-    ref = np.median(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).reshape(-1, 3)[::9], axis=0)
-    look = disc_appearance(frame, cand.pixel, np.full(len(cand), r))
-    t, off = purity(look, state.appearance[i], ref)
-    pure = (off < sch.purity) & (t > sch.streak_mix)
+    pure = pure_rows(frame, cand, state.appearance[i], r, roi, sch)
     cue = cand.pixel[: len(beside)][~pure[: len(beside)]]
     ok = pure
     back = np.mean(cue - state.pos[i], axis=0) if len(cue) else side
@@ -83,6 +79,27 @@ def find_departure(
     cand = cand[ok]
     k = int(np.argmin(np.linalg.norm(cand.pixel - state.pos[i], axis=1)))
     return cand[k : k + 1]
+
+
+def pure_rows(
+    frame: Image,
+    cand: BallDetections,
+    ball: FloatArray,
+    r: float,
+    roi: tuple[int, int, int, int],
+    sch: ScheduleConfig,
+) -> npt.NDArray[np.bool_]:
+    """Which of ``cand`` look like a ball of Lab look ``ball``, blurred or not: within
+    ``purity`` of the segment from the cloth (the median of ``roi``) to the ball, and at least
+    ``streak_mix`` of the way to the ball (:func:`purity`). The cue's wood and tip, skin and a
+    sleeve lie off that segment."""
+    if not len(cand):
+        return np.zeros(0, bool)
+    crop = frame[roi[1] : roi[3], roi[0] : roi[2]]
+    ref = np.median(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).reshape(-1, 3)[::9], axis=0)
+    look = disc_appearance(frame, cand.pixel, np.full(len(cand), r))
+    t, off = purity(look, ball, ref)
+    return np.asarray((off < sch.purity) & (t > sch.streak_mix), bool)
 
 
 def change_pull(
