@@ -48,30 +48,8 @@ from vision.tracks import Tracks
 #: the true one by up to a quarter of a pixel.
 BIAS_PX = 0.25
 
-#: How far outside the D (mm) the box searched for the white in hand reaches: two diameters,
-#: for a hand putting the ball down on the D's line, and for one put down outside it.
-HAND_MARGIN_MM = 2.0 * TABLE.ball_diameter
-
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
-
-
-def hand_box(
-    cal: Calibration, shape: tuple[int, ...], margin_mm: float = HAND_MARGIN_MM
-) -> tuple[int, int, int, int]:
-    """The pixel box ``(x0, y0, x1, y1)`` of a frame of ``shape`` where the white in hand is put
-    down: the D (Section 3 Rule 9) and ``margin_mm`` round it, at the height of a ball's centre
-    (see :attr:`vision.tracking.video.VideoTracker.hand_roi`)."""
-    cx, cy = TABLE.d_centre
-    r = TABLE.d_radius + margin_mm
-    a = np.linspace(np.pi / 2, 3 * np.pi / 2, 13)
-    xy = np.column_stack([cx + r * np.cos(a), cy + r * np.sin(a)])
-    xy = np.vstack([xy, [[cx + margin_mm, cy - r], [cx + margin_mm, cy + r]]])
-    px = cal.table_to_pixels(xy, z=TABLE.ball_radius)
-    h, w = shape[:2]
-    x0, y0 = np.floor(px.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(px.max(axis=0)).astype(int) + 1
-    return max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1))
 
 
 class PixelMap:
@@ -312,5 +290,5 @@ class LiveBalls:
         config = TrackerConfig().at_fps(self.fps)
         tracker = Tracker(initial, fps=self.fps, to_table=self._to_table, pockets=pockets, config=config)
         region = region_mask(cloth.region, image.shape)
-        self._video = VideoTracker(self.detector, tracker, self.schedule, region, hand_box(cal, image.shape))
+        self._video = VideoTracker(self.detector, tracker, self.schedule, region)
         return True

@@ -224,33 +224,6 @@ def test_a_ball_just_taken_off_the_table_is_looked_for_as_a_lost_one() -> None:
     assert vt.full_detections == before
 
 
-@pytest.mark.parametrize(("name", "backs_off"), [("red1", True), ("pink", True), ("white", False)])
-def test_an_object_ball_lost_for_long_is_left_to_the_periodic_search(name: str, backs_off: bool) -> None:
-    """A ball lost on the table keeps the whole table searched every ``lost_every`` frames for
-    ``lost_for`` frames; then an object ball waits for the periodic search (hidden for seconds,
-    by a player or in its pack's blob, it cost a 30 ms search a tenth of a second), while the cue
-    ball is searched as often as ever (struck as soon as the arm over it moves away)."""
-    shown = np.zeros((240, 320, 3), np.uint8)
-    shown[:] = CLOTH
-    cv2.circle(shown, (100, 120), round(R), RED, -1)
-    hidden = np.zeros_like(shown)
-    hidden[:] = CLOTH
-    px = np.array([[100.0, 120.0]])
-    seed = TrackerState.seed([name], px, [R], appearance=disc_appearance(shown, px, np.array([R])))
-    sch = ScheduleConfig(full_every=0, lost_full=2, lost_every=3, lost_for=9)
-    vt = VideoTracker(_Blind(), Tracker(seed), sch)
-    vt.process(shown)
-    searches = []
-    for _ in range(30):
-        before = vt.full_detections
-        st = vt.process(hidden)
-        searches.append(vt.full_detections > before)
-    assert st.state[0] != TrackState.ABSENT
-    # Lost from its second unseen frame: searched within the next lost_for frames.
-    assert any(searches[: sch.lost_full + sch.lost_for])
-    assert any(searches[sch.lost_full + sch.lost_for + 1 :]) != backs_off
-
-
 @pytest.mark.parametrize(("moved", "asked_again"), [(0.0, False), (3.0, True)])
 def test_a_ball_still_again_as_it_was_keeps_its_measured_centre(moved: float, asked_again: bool) -> None:
     """A resting ball disturbed by motion beside it (a hand passing by) is measured again by the
@@ -286,31 +259,3 @@ def test_a_ball_still_again_as_it_was_keeps_its_measured_centre(moved: float, as
     assert (det.calls > before) == asked_again
     assert vt.settles_reused >= 1  # (still again as when last measured, at least once)
     assert abs(st.pos[0, 0] - (100.0 + moved)) < 0.5
-
-
-def test_a_ball_lost_while_balls_roll_keeps_the_table_searched() -> None:
-    """While a ball rolls a lost one may show anywhere at any frame: the whole table is searched
-    every ``lost_every`` frames for as long as it is lost (backed off regardless, the synthetic
-    break-off's reds lost in their streaks were found late, on other reds' tracks)."""
-
-    def table(f: int) -> Image:
-        img = np.zeros((240, 320, 3), np.uint8)
-        img[:] = CLOTH
-        cv2.circle(img, (40 + 5 * f, 200), round(R), RED, -1)  # red2 rolls on; red1 is hidden
-        return img
-
-    first = table(0)
-    cv2.circle(first, (100, 120), round(R), RED, -1)
-    px = np.array([[100.0, 120.0], [40.0, 200.0]])
-    looks = disc_appearance(first, px, np.full(2, R))
-    seed = TrackerState.seed(["red1", "red2"], px, [R, R], appearance=looks)
-    sch = ScheduleConfig(full_every=0, lost_full=2, lost_every=3, lost_for=9)
-    vt = VideoTracker(_Blind(), Tracker(seed), sch)
-    vt.process(first)
-    searches = []
-    for f in range(1, 40):
-        before = vt.full_detections
-        st = vt.process(table(f))
-        searches.append(vt.full_detections > before)
-    assert np.hypot(*st.vel[1]) > sch.rest_speed  # red2 was followed, rolling
-    assert any(searches[sch.lost_full + sch.lost_for + 1 :])

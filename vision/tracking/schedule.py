@@ -31,18 +31,6 @@ class ScheduleConfig:
             is taken off the table at once, and searched for only every ``full_every`` frames
             it rolled on unseen for up to a second (a rendered break-off: the white, back after
             0.8 s, read as potted and a foul called).
-        lost_for: frames an object ball lost on the table (unseen ``lost_full`` frames) keeps the
-            whole table searched every ``lost_every`` frames while no ball rolls; after that it
-            is looked for by the periodic search (``full_every``) only, until balls roll again.
-            Why: on a still table a ball that search does not find for a second is hidden (by a
-            player leaning over it, or merged into its pack's blob by a slanted view) and stays
-            so for seconds, a whole-table search (30 ms at 1080p) every tenth of a second
-            meanwhile (the 1080p60 speed render: a red of the pack unseen before the break-off
-            kept 44 such searches going, 2 ms a frame). While balls roll a lost one may show
-            anywhere at any frame, and found late, its track took another red's (synthetic
-            01_break_off backed off regardless: 2 -> 12 red identity switches). The cue ball is
-            not backed off: struck as soon as the cue or the arm over it moves away, it must be
-            found again at once.
         cloth: Lab colour of the cloth for the local search (None: each window's median).
         streak_mix: smallest share of the ball's colour in a pixel when the ball is unseen or
             fast (a streak ``k`` diameters long gives each pixel about ``1/k``; 0.25 keeps a
@@ -127,7 +115,6 @@ class ScheduleConfig:
     lost_full: int = 6
     lost_every: int = 3
     gone_for: int = 30
-    lost_for: int = 30
     cloth: tuple[float, ...] | None = None
     streak_mix: float = 0.25
     hold_radii: float = 0.5
@@ -167,7 +154,6 @@ class ScheduleConfig:
             lost_full=frames_at(self.lost_full, fps),
             lost_every=frames_at(self.lost_every, fps),
             gone_for=frames_at(self.gone_for, fps),
-            lost_for=frames_at(self.lost_for, fps),
             settle_every=frames_at(self.settle_every, fps),
             settle_for=frames_at(self.settle_for, fps),
             ghost_rest=frames_at(self.ghost_rest, fps),

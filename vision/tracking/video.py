@@ -72,8 +72,6 @@ class VideoTracker:
         tracker: the tracker, seeded with the starting balls.
         schedule: the detection schedule.
         region: full-frame mask of the playing surface (None: search everywhere).
-        hand_roi: ``(x0, y0, x1, y1)`` pixels where the white in hand is put down (the D and a
-            margin; None: not known, the whole-table search alone finds it).
     """
 
     def __init__(
@@ -82,10 +80,8 @@ class VideoTracker:
         tracker: Tracker,
         schedule: ScheduleConfig | None = None,
         region: npt.NDArray[np.bool_] | None = None,
-        hand_roi: tuple[int, int, int, int] | None = None,
     ) -> None:
         self.detector = detector
-        self.hand_roi = hand_roi
         self.region = region
         self.tracker = tracker
         if region is not None and tracker.cushions is None:
@@ -177,15 +173,8 @@ class VideoTracker:
         if thumb is None:
             thumb = thumbnail(frame, sch.thumb)
         # Balls off the table (potted, in hand) come back through the periodic full search
-        # only; a ball lost on the table triggers one at once, and one every ``lost_every`` frames
-        # for ``lost_for`` frames, or for as long as it is lost while balls roll (or it is the
-        # cue ball).
-        on = state.state != TrackState.ABSENT
-        lost = on & (state.unseen >= sch.lost_full)
-        balls_roll = bool(np.any(on & (np.hypot(state.vel[:, 0], state.vel[:, 1]) >= sch.rest_speed)))
-        if not balls_roll:
-            white = np.array([name == CUE_BALL for name in state.names])
-            lost &= white | (state.unseen < sch.lost_full + sch.lost_for)
+        # only; a ball lost on the table triggers one at once.
+        lost = (state.state != TrackState.ABSENT) & (state.unseen >= sch.lost_full)
         lost |= (state.state == TrackState.ABSENT) & (self.frames - self._gone_at < sch.gone_for)
         periodic = sch.full_every > 0 and self.frames % sch.full_every == 0
         self.frames += 1
@@ -195,13 +184,8 @@ class VideoTracker:
         self._left_looks = []
         self._ghost_at[:] = np.nan
         det, app, disturbed = self._local(frame, state, thumb)
-        full: BallDetections | None = None
         if periodic or (np.any(lost) and self.frames % sch.lost_every == 0):
             full = self.detector.detect(frame)
-        elif self._in_hand(state) and self.frames % sch.lost_every == 0:
-            assert self.hand_roi is not None
-            full = self.detector.detect(frame, self.hand_roi)
-        if full is not None:
             # A resting ball beside another, measured from their pair's blob, re-measured beside
             # it (the event stage measures TOUCHING BALL from resting positions).
             full = self._beside(frame, full, np.hypot(state.vel[:, 0], state.vel[:, 1]) < sch.rest_speed)
@@ -212,10 +196,7 @@ class VideoTracker:
             whole = np.r_[np.ones(len(full), bool), np.zeros(len(det), bool)]
             det = concat([full, det])
             app = np.concatenate([np.full((len(full), 3), np.nan), app])
-            if periodic or np.any(lost):
-                self.full_detections += 1
-            else:
-                self.roi_detections += 1
+            self.full_detections += 1
             if self._left:
                 # Except a struck white's streak: the colour model calls a blurred white any
                 # colour, and a colour the white is not would keep it unmatched.
@@ -283,23 +264,6 @@ class VideoTracker:
         for i in np.flatnonzero(dropped):
             self._seen_img[i] = None
         return new
-
-    def _in_hand(self, state: TrackerState) -> bool:
-        """Whether the cue ball is off the table (in hand, Section 3 Rule 9) and where it is put
-        down is known (:attr:`hand_roi`): that box is then searched as often as for a lost ball.
-
-        Why: a ball off the table is otherwise found again only by the whole-table search, once
-        a second, and the white in hand is put down and played within seconds, with a hand, then
-        the cue's tip, touching it: on a rendered 1080p60 break-off every search of the second
-        after it was put down fell on a frame where the hand or the tip joined its blob, and
-        the break was never seen (no white on the table). The 1080p60 speed render's break-off
-        was read a second early, a phantom stroke, once the whole-table searches a red hidden in
-        its pack had kept going were backed off (eb6a7df): they had been finding the white.
-        """
-        if self.hand_roi is None:
-            return False
-        white = [i for i, n in enumerate(state.names) if n == CUE_BALL]
-        return bool(white) and state.state[white[0]] == TrackState.ABSENT
 
     def _local(
         self, frame: Image, state: TrackerState, thumb: npt.NDArray[np.int16]
