@@ -33,6 +33,7 @@ from vision.detection.plane import jacobians
 from vision.events.infer import EventInferer
 from vision.pipeline import BallsInFrame
 from vision.source import WORK_WIDTH, Frame, work_size
+from vision.tracking.bed import off_bed
 from vision.tracking.detection_sets import region_mask
 from vision.tracking.kernels import grid_bilinear
 from vision.tracking.schedule import ScheduleConfig
@@ -280,7 +281,10 @@ class LiveBalls:
         """Start tracking on the first calibrated frame that shows balls: the ball set, the
         cloth model and the playing-surface mask all come from it."""
         cloth = self.detector.learn(image, source=f"frame {index}")
-        det = self.detector.detect(image)
+        # Only blobs on the bed may take a colour: the names given here last the whole clip
+        # (see ClassicalDetector.detect's ``keep``); the tracker drops the others every frame.
+        tol = TrackerConfig().bed_tol
+        det = self.detector.detect(image, keep=lambda px: ~off_bed(self._to_table(px), tol))
         if len(det) == 0:
             return False
         initial = initial_state(image, det)

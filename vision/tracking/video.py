@@ -10,6 +10,7 @@ births, re-acquisitions and lifted balls are still found.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
@@ -21,6 +22,7 @@ from calibration.table import Colour
 from vision.detection.detections import UNKNOWN, BallDetections, BallDetector
 from vision.source import thumbnail
 from vision.tracking.appearance import disc_appearance
+from vision.tracking.bed import off_bed
 from vision.tracking.departure import LAB_W, change_pull, find_departure
 from vision.tracking.detection_sets import (
     concat,
@@ -61,6 +63,21 @@ class RestMeasurer(Protocol):
     ) -> BallDetections:
         """``det`` with the detections of the ``anchors`` among the known ``balls`` (pixels and
         radii) re-measured beside the other known balls."""
+        ...
+
+
+@runtime_checkable
+class BedDetector(Protocol):
+    """A detector that can be told which blobs may be balls before it names their colours (see
+    :meth:`vision.detection.classical.ClassicalDetector.detect`)."""
+
+    def detect(
+        self,
+        image: Image,
+        roi: tuple[int, int, int, int] | None = None,
+        keep: Callable[[FloatArray], npt.NDArray[np.bool_]] | None = None,
+    ) -> BallDetections:
+        """Balls in ``image``, colours assigned among the blobs ``keep`` accepts."""
         ...
 
 
@@ -185,7 +202,7 @@ class VideoTracker:
         self._ghost_at[:] = np.nan
         det, app, disturbed = self._local(frame, state, thumb)
         if periodic or (np.any(lost) and self.frames % sch.lost_every == 0):
-            full = self.detector.detect(frame)
+            full = self._whole_table(frame)
             # A resting ball beside another, measured from their pair's blob, re-measured beside
             # it (the event stage measures TOUCHING BALL from resting positions).
             full = self._beside(frame, full, np.hypot(state.vel[:, 0], state.vel[:, 1]) < sch.rest_speed)
@@ -264,6 +281,21 @@ class VideoTracker:
         for i in np.flatnonzero(dropped):
             self._seen_img[i] = None
         return new
+
+    def _whole_table(self, frame: Image) -> BallDetections:
+        """The detector's balls over the whole frame, colours named among those on the bed.
+
+        Why on the bed only: the colours are named under the ball-set prior (one of each, the
+        white always), so a blob off the bed (a piece of a cushion's green nose by a pocket)
+        named green left the green on its spot to be named the white, which took it as the
+        white in hand put down, while the green's track wandered off (a rendered 1080p60
+        break-off). The tracker drops such blobs anyway (:func:`vision.tracking.bed.off_bed`).
+        """
+        tracker = self.tracker
+        if tracker.to_table is None or not isinstance(self.detector, BedDetector):
+            return self.detector.detect(frame)
+        tol = tracker.config.bed_tol
+        return self.detector.detect(frame, keep=lambda px: ~off_bed(tracker.table_of(px), tol))
 
     def _local(
         self, frame: Image, state: TrackerState, thumb: npt.NDArray[np.int16]
