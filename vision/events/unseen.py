@@ -106,7 +106,12 @@ def pushes(an: Analysis, cands: list[Candidate], final_window: int) -> list[Coll
         _, p_end = an.samples(j, f - final_window, f - 1)
         if len(p_end) < 2 or float(np.hypot(*(p_end.mean(axis=0) - sf.start[j]))) <= cfg.push_mm:
             continue
-        best: tuple[float, Candidate] | None = None
+        # The closest approach among those that can have reached it: a ball measured
+        # overlapping it a frame early (its centre pulled by the blob they make together) may
+        # not have been where its path could touch it then, and taken alone it hid the push
+        # (a rendered free ball: the green pushed 6.5 mm, no contact, no ball hit called).
+        best: tuple[float, Candidate, Motion] | None = None
+        mj = Motion.still(sf.start[j])
         for c in cands:
             if c.cushion is not None or j not in c.balls:
                 continue
@@ -114,16 +119,18 @@ def pushes(an: Analysis, cands: list[Candidate], final_window: int) -> list[Coll
             if not (sf.seen[c.k, i] and sf.seen[c.k, j]):
                 continue
             gap = float(np.hypot(*(sf.position[c.k, i] - sf.position[c.k, j]))) - 2.0 * cfg.radius
-            if best is None or gap < best[0]:
-                best = (gap, c)
+            if best is not None and gap >= best[0]:
+                continue
+            ta, tb = an.bracket(c)
+            mi = an.pre_model(i, c.k - 1)
+            if mi is None or not within_reach(mi, mj, float(sf.times[c.k]), ta, tb, cfg):
+                continue  # nothing came near it then: a track's jitter or a hand, not a push
+            best = (gap, c, mi)
         if best is None:
             continue
-        c = best[1]
+        _, c, mi = best
         i = c.balls[0] + c.balls[1] - j
         ta, tb = an.bracket(c)
-        mi, mj = an.pre_model(i, c.k - 1), Motion.still(sf.start[j])
-        if mi is None or not within_reach(mi, mj, float(sf.times[c.k]), ta, tb, cfg):
-            continue  # nothing came near it: a track's jitter or a hand, not a push
         t_star = contact_time_balls(mi, mj, cfg.radius, ta - cfg.dt, tb)
         t = float(sf.times[c.k]) if t_star is None else t_star
         names = sf.ball_names
