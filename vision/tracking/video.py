@@ -151,9 +151,6 @@ class VideoTracker:
         self._hold_at = np.full((len(tracker.state.names), 2), np.nan)
         # Per ball, frames it has been carried at its anchor since it first stopped there.
         self._anchor_age = np.zeros(len(tracker.state.names), np.int64)
-        # Per ball, the frame count until which it is re-settled every ``settle_every`` frames:
-        # a ball that came to rest beside it may have pushed it (see _recheck_beside).
-        self._recheck_until = np.full(len(tracker.state.names), -1, np.int64)
         # Per cue ball, the spot its stroke left (NaN: none since it settled): a slow white's
         # heading, for the creep test, is from there (its measured velocity wobbles across).
         self._origin = np.full((len(tracker.state.names), 2), np.nan)
@@ -350,12 +347,6 @@ class VideoTracker:
             if still and quiet:
                 at = state.pos[i : i + 1]
                 self._carried[i] = True
-                if self.frames <= self._recheck_until[i]:
-                    # Settled anew by the detector (a push of a pixel can leave the thumbnail
-                    # as it was, so the last measurement is not reused): pushed by a ball come
-                    # to rest by it?
-                    self._settled[i] = False
-                    self._rested_img[i] = None
                 if not self._settled[i]:
                     self._settled[i] = True
                     self._resting[i] = 0
@@ -388,8 +379,6 @@ class VideoTracker:
                     if rested is not None:
                         at = rested[None, :]
                         self._settle_at[i] = rested
-                    if self._rolled[i]:
-                        self._recheck_beside(state, i, at[0])
                 elif (
                     self._rolled[i]
                     and self._resting[i] < sch.settle_for
@@ -408,7 +397,6 @@ class VideoTracker:
                         self._settle_at[i] = rested
                         self._ref[i] = thumb
                         self._resting[i] = 0
-                        self._recheck_beside(state, i, at[0])
                 self._resting[i] += 1
                 self._rolled[i] &= self._resting[i] < sch.settle_for
                 self._struck_white[i] &= self._rolled[i]
@@ -574,31 +562,6 @@ class VideoTracker:
         if not len(ghost):
             return ghost
         return ghost.with_colour(state.colour[i : i + 1].copy(), ghost.confidence)
-
-    def _recheck_beside(self, state: TrackerState, i: int, at: FloatArray) -> None:
-        """Have the detector measure again, every frame for ``settle_for`` frames, the balls long
-        at rest that ball ``i``, come to rest (or crept on) at ``at``, may
-        touch: each settles anew, and one it pushed off its anchor is found moved
-        (:meth:`_pushed`; one that was not is held at its anchor, as before).
-
-        Why: a ball at rest is re-measured only when the picture round it changes, and a ball
-        rolled up against another pushes it a few millimetres, a pixel at the far end of a
-        view, which leaves the thumbnail as it was. Carried where it stood, the pushed ball made
-        the gap between the two too small by the push: a rendered free ball left the white
-        5.8 mm from the green it had moved 6.5 mm, measured 0.8 mm apart (TOUCHING BALL
-        called). The push takes a few tenths of a second to end, so the balls are looked at
-        again over the next ``settle_for`` frames, not once, and in every frame: found moved
-        at once, the event stage's rest waits for the pushed ball's new position.
-        """
-        long_at_rest = np.all(np.isfinite(self._anchor), axis=1)
-        long_at_rest &= self._anchor_age >= self.schedule.settle_for
-        near = long_at_rest & (state.state != TrackState.ABSENT)
-        near[i] = False
-        if not np.any(near):
-            return
-        d = np.linalg.norm(state.pos - at, axis=1)
-        near &= d < self.schedule.pack_radii * state.radius
-        self._recheck_until[near] = self.frames + self.schedule.settle_for
 
     def _stirred(
         self, i: int, at: FloatArray, thumb: npt.NDArray[np.int16], window: tuple[int, int, int, int]
