@@ -314,7 +314,6 @@ class VideoTracker:
         growth = self.tracker.config.motion.gate_growth  # radii a frame a lost ball's window grows
         disturbed = np.zeros(len(state.names), bool)
         speed = np.hypot(state.vel[:, 0], state.vel[:, 1])
-        th, tw = thumb.shape
         parts: list[BallDetections] = []
         looks: list[FloatArray] = []
         # Balls carried at rest come first, so that they win the dedupe (see dedupe) over a blob
@@ -337,13 +336,10 @@ class VideoTracker:
             if anchored:
                 self._hold_at[i] = self._anchor[i]
             reach = sch.margin_radii * r + 1.5 * speed[i]
-            tx0, ty0 = int(max(0, (u - reach) * sch.thumb)), int(max(0, (v - reach) * sch.thumb))
-            tx1, ty1 = int(min(tw, (u + reach) * sch.thumb + 1)), int(min(th, (v + reach) * sch.thumb + 1))
+            box = _thumb_box(thumb.shape, u, v, reach, sch.thumb)
             still = speed[i] < sch.rest_speed and state.unseen[i] == 0
             ref = self._ref[i]
-            quiet = ref is not None and not bool(
-                (np.abs(thumb[ty0:ty1, tx0:tx1] - ref[ty0:ty1, tx0:tx1]) > sch.change).any()
-            )
+            quiet = ref is not None and not _changed(thumb, ref, box, sch.change)
             if still and quiet:
                 at = state.pos[i : i + 1]
                 self._carried[i] = True
@@ -383,7 +379,7 @@ class VideoTracker:
                     self._rolled[i]
                     and self._resting[i] < sch.settle_for
                     and self._resting[i] % sch.settle_every == 0
-                    and self._stirred(i, state.pos[i], thumb, (tx0, ty0, tx1, ty1))
+                    and self._stirred(i, state.pos[i], thumb, box)
                 ):
                     rested = self._settle(frame, i, at[0], float(r), int(state.colour[i]))
                     self._tried[i], self._tried_at[i] = thumb, state.pos[i]
@@ -572,8 +568,7 @@ class VideoTracker:
         tried = self._tried[i]
         if tried is None or not np.allclose(self._tried_at[i], at, atol=1e-3):
             return True
-        x0, y0, x1, y1 = window
-        return bool((np.abs(thumb[y0:y1, x0:x1] - tried[y0:y1, x0:x1]) > self.schedule.settle_change).any())
+        return _changed(thumb, tried, window, self.schedule.settle_change)
 
     def _rest_again(self, i: int, at: FloatArray, thumb: npt.NDArray[np.int16]) -> bool:
         """Whether ball ``i``, come to rest again at ``at``, shows just as it did when the
@@ -595,12 +590,8 @@ class VideoTracker:
         if float(np.hypot(*(at - last))) > self.schedule.hold_radii * r:
             return False
         sch = self.schedule
-        h, w = thumb.shape
-        reach = sch.rest_radii * r
-        x0, y0 = (int(max(0, (c - reach) * sch.thumb)) for c in last)
-        x1 = int(min(w, (last[0] + reach) * sch.thumb + 1))
-        y1 = int(min(h, (last[1] + reach) * sch.thumb + 1))
-        return not bool((np.abs(thumb[y0:y1, x0:x1] - img[y0:y1, x0:x1]) > sch.settle_change).any())
+        box = _thumb_box(thumb.shape, last[0], last[1], sch.rest_radii * r, sch.thumb)
+        return not _changed(thumb, img, box, sch.settle_change)
 
     def _looks_as(self, frame: Image, found: BallDetections, i: int) -> npt.NDArray[np.bool_]:
         """Which of ``found`` look as ball ``i`` has looked all along, whole (within
@@ -787,6 +778,25 @@ class VideoTracker:
                 xi, yi = int(min(max(x, 0), w - 1)), int(min(max(y, 0), h - 1))
                 by_cushion |= bool(edge[yi, xi] < self.schedule.edge_radii * r)
         return self.schedule.half_thickness if by_cushion else None
+
+
+def _thumb_box(
+    shape: tuple[int, ...], u: float, v: float, reach: float, scale: float
+) -> tuple[int, int, int, int]:
+    """``(x0, y0, x1, y1)`` of the thumbnail (of ``shape``, at ``scale``) within ``reach``
+    full-frame pixels of ``(u, v)``."""
+    th, tw = shape[:2]
+    x0, y0 = int(max(0, (u - reach) * scale)), int(max(0, (v - reach) * scale))
+    return x0, y0, int(min(tw, (u + reach) * scale + 1)), int(min(th, (v + reach) * scale + 1))
+
+
+def _changed(
+    thumb: npt.NDArray[np.int16], ref: npt.NDArray[np.int16], box: tuple[int, int, int, int], level: float
+) -> bool:
+    """Whether any grey level of ``thumb`` inside ``box`` differs from ``ref`` by more than
+    ``level`` (the change test the carry, the re-settle and the rest reuse all make)."""
+    x0, y0, x1, y1 = box
+    return bool((np.abs(thumb[y0:y1, x0:x1] - ref[y0:y1, x0:x1]) > level).any())
 
 
 def _ring(frame: Image, at: FloatArray, r: float, region: npt.NDArray[np.bool_] | None) -> FloatArray:
