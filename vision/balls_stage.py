@@ -188,6 +188,13 @@ class LiveBalls:
         return Tracks(t.ball_names, t.times + self._first_index / self.fps, t.position, pixel, t.state)
 
     @property
+    def ball_radius_px(self) -> float:
+        """The tracked balls' median apparent radius in source pixels (NaN before seeding)."""
+        if self._video is None:
+            return float("nan")
+        return float(np.median(self._video.tracker.state.radius) / self._scale[0])
+
+    @property
     def calibration(self) -> Calibration | None:
         """The calibration in force, in the pixels of the frames worked on (see :meth:`working`).
 
