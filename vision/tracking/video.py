@@ -509,14 +509,23 @@ class VideoTracker:
                 self.local_searches += 1
             else:
                 rois.append(roi)
-        for boxes in packs.values():
+        # A pack's balls the detector finds in the pack's colour come before the colour searches'
+        # blobs, so that they win the dedupe: a searched blob of unknown colour beside a pack (the
+        # white's search, biased a few pixels) took the place of the detector's red there as the
+        # break moved it, and two reds' tracks swapped (synthetic 01_break_off: 13 switches in
+        # the break with the white tracked into it). Only the pack's colour: the detector's other
+        # names there (it calls a red pressed against another pink at times) keep their place.
+        for colour, boxes in packs.items():
             for roi in merge_windows(boxes):
                 # Every ball the detector finds there is kept: keeping only the pack's colour left a
                 # red's track free to take a blob of the white's or the pink's colour search
                 # beside the pack (a rendered 1080p60 break-off: 19 -> 38 red switches).
                 found = self.detector.detect(frame, roi)
-                parts.append(found)
-                looks.append(np.full((len(found), 3), np.nan))
+                own = found.colour == colour
+                parts.insert(0, found[own])
+                looks.insert(0, np.full((int(own.sum()), 3), np.nan))
+                parts.append(found[~own])
+                looks.append(np.full((int((~own).sum()), 3), np.nan))
                 self.roi_detections += 1
         for roi in merge_windows(rois):
             found = self.detector.detect(frame, roi)
