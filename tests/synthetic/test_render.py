@@ -22,8 +22,9 @@ from calibration.camera import Camera, Intrinsics, Pose
 from calibration.fit import NOSE_HEIGHT
 from calibration.markings import sample
 from calibration.table import TABLE
-from vision.synthetic.clip import frame_times, render_clip, sample_positions
+from vision.synthetic.clip import frame_times, render_clip, sample_positions, truth_cover
 from vision.synthetic.conditions import Conditions, broadcast, random_conditions
+from vision.synthetic.cover import read_cover_csv
 from vision.synthetic.occluders import capsules_at
 from vision.synthetic.render import Renderer, cast_rays, render_background
 from vision.synthetic.timeline import Action, Timeline
@@ -140,6 +141,11 @@ def test_clip_files_agree(tmp_path: Path) -> None:
     assert [e.type for e in events] == ["frame_start", "strike"]
     cam = json.loads(files.camera.read_text())
     assert cam["image_size"] == [320, 180] and cam["frames"] == n
+    # The cover the clip wrote is the one re-written later without rendering (its own painter).
+    cover = read_cover_csv(files.cover, tracks.ball_names, n)
+    again = truth_cover(tl, cond, frame_times(tl, cond.fps))
+    again[again < 0.0005] = 0.0
+    np.testing.assert_allclose(cover, np.nan_to_num(again), atol=5e-4)
 
 
 @pytest.mark.parametrize(
@@ -156,8 +162,9 @@ def test_clip_files_agree(tmp_path: Path) -> None:
         ),
         (["simulate", "--scenario", "break_off", "--out", "/proc/baulkline/out"], "/proc/baulkline/out"),
         (["samples", "--out", "{tmp}", "--only", "no_such_sample"], "unknown sample"),
+        (["samples", "--out", "{tmp}", "--cover-only", "--only", "05_touching"], "render the clip first"),
     ],
-    ids=["unknown-scenario", "zero-size", "odd-size", "unwritable", "unknown-sample"],
+    ids=["unknown-scenario", "zero-size", "odd-size", "unwritable", "unknown-sample", "cover-without-clip"],
 )
 def test_bad_input_is_one_line(
     argv: list[str], needle: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

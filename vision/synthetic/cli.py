@@ -5,8 +5,8 @@ Example::
     baulkline simulate --scenario break_off --seed 1 --out out/sim
     baulkline simulate --scenario random --seed 7 --out out/sim --conditions random --fps 50
 
-writes ``out/sim/break_off-1.mp4`` with ``.truth.jsonl``, ``.tracks.csv`` and
-``.camera.json`` beside it (see :mod:`vision.synthetic.clip`).
+writes ``out/sim/break_off-1.mp4`` with ``.truth.jsonl``, ``.tracks.csv``, ``.cover.csv``
+and ``.camera.json`` beside it (see :mod:`vision.synthetic.clip`).
 """
 
 from __future__ import annotations
@@ -79,6 +79,6 @@ def run(args: argparse.Namespace) -> int:
     except NoShotFound as exc:
         raise BaulklineError(f"{exc}; try another --seed") from None
     files = render_clip(timeline, conditions, args.out, name, args.seed, args.max_seconds)
-    for path in (files.video, files.truth, files.tracks, files.camera):
+    for path in (files.video, files.truth, files.tracks, files.camera, files.cover):
         print(path)
     return 0

@@ -9,8 +9,11 @@ For ``NAME`` in ``DIR`` it writes:
   millimetres and the pixel of the ball centre projected at ``z = TABLE.ball_radius``
   through the true camera (distortion included). ``state`` is ``seen`` for every ball on
   the cloth, **also when a player or hand hides it in the image**: the truth says where a
-  ball is, not whether a detector could see it; ``absent`` when off the cloth (potted, in
-  hand, lifted).
+  ball is, not whether a detector could see it (``NAME.cover.csv`` says that); ``absent``
+  when off the cloth (potted, in hand, lifted).
+- ``NAME.cover.csv``: per frame and ball on the cloth, the share of the ball's image the
+  people (player, cue, hand) cover, 0-1 (:mod:`vision.synthetic.cover`): what says whether a
+  ``seen`` ball of the tracks could be seen at all.
 - ``NAME.camera.json``: :meth:`calibration.camera.Camera.to_dict` of the true camera, plus
   the clip's frame rate, frame count and conditions name.
 
@@ -32,8 +35,9 @@ from adjudicator.eventlog import Place, Strike, event_to_dict
 from calibration.errors import BaulklineError
 from calibration.table import TABLE
 from vision.synthetic.conditions import Conditions
+from vision.synthetic.cover import covered_shares, people_mask, write_cover_csv
 from vision.synthetic.occluders import capsules_at
-from vision.synthetic.render import Renderer
+from vision.synthetic.render import BallPainter, Renderer, cast_rays
 from vision.synthetic.timeline import Timeline
 from vision.synthetic.video import H264Writer
 from vision.tracks import Tracks, TrackState
@@ -52,6 +56,7 @@ class ClipFiles:
     truth: Path
     tracks: Path
     camera: Path
+    cover: Path
     frames: int
 
 
@@ -88,6 +93,28 @@ def truth_tracks(timeline: Timeline, conditions: Conditions, times: FloatArray) 
         pixel[present] = conditions.camera.project(flat[present], TABLE.ball_radius)
     state = np.where(present, int(TrackState.SEEN), int(TrackState.ABSENT)).astype(np.int8).reshape(f, b)
     return Tracks(timeline.ball_names, times, pos, pixel.reshape(f, b, 2), state)
+
+
+def truth_cover(
+    timeline: Timeline, conditions: Conditions, times: FloatArray, painter: BallPainter | None = None
+) -> FloatArray:
+    """``(F, B)`` share of each ball's image the people cover at each frame instant (NaN off
+    the cloth), from the capsules and the ball silhouettes the renderer draws.
+
+    Args:
+        painter: the clip renderer's painter; built from the camera's rays when not given
+            (re-writing the cover of a clip without rendering it again).
+    """
+    painter = painter or BallPainter(conditions, cast_rays(conditions))
+    pos = sample_positions(timeline, times)
+    moments = action_moments(timeline)
+    size = (conditions.width, conditions.height)
+    out = np.full(pos.shape[:2], np.nan)
+    for i, t in enumerate(times):
+        caps = capsules_at(timeline.actions, float(t), moments)
+        mask = people_mask(conditions.camera, size, caps) if caps else None
+        out[i] = covered_shares(painter, timeline.ball_names, pos[i], mask)
+    return out
 
 
 def _subframes(timeline: Timeline, t: float, exposure: float, px_per_mm: float) -> FloatArray:
@@ -170,10 +197,14 @@ def render_clip(
                 fh.write(json.dumps(event_to_dict(event)) + "\n")
     tracks_path = out_dir / f"{name}.tracks.csv"
     truth_tracks(timeline, conditions, times).to_csv(tracks_path)
+    cover_path = out_dir / f"{name}.cover.csv"
+    write_cover_csv(
+        cover_path, timeline.ball_names, truth_cover(timeline, conditions, times, renderer.painter)
+    )
     camera_path = out_dir / f"{name}.camera.json"
     info = cam.to_dict()
     info["fps"] = conditions.fps
     info["frames"] = len(times)
     info["conditions"] = conditions.name
     camera_path.write_text(json.dumps(info, indent=2) + "\n")
-    return ClipFiles(video, truth, tracks_path, camera_path, len(times))
+    return ClipFiles(video, truth, tracks_path, camera_path, cover_path, len(times))

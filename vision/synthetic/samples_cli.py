@@ -3,6 +3,12 @@
 One command with fixed seeds, so the committed clips (which other parts of the project
 measure detection, calibration and event inference on) can be remade bit-for-bit in the
 same environment, and their list lives in one place: :data:`SAMPLES`.
+
+``--cover-only`` (re)writes just the people-cover truth (``NAME.cover.csv``, see
+:mod:`vision.synthetic.cover`) of clips already there, without rendering or encoding: the
+committed videos must not change, and a truth file added later must describe exactly those
+videos. It therefore first checks that the regenerated timeline reproduces the committed
+``NAME.tracks.csv`` byte for byte and refuses to write anything for a clip where it does not.
 """
 
 from __future__ import annotations
@@ -11,6 +17,11 @@ import argparse
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vision.synthetic.conditions import Conditions
+    from vision.synthetic.timeline import Timeline
 
 #: Largest size a committed clip may have (issue 2 item 6).
 MAX_BYTES = 3 * 1024 * 1024
@@ -95,6 +106,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``baulkline samples``."""
     parser.add_argument("--out", type=Path, default=Path("sample_videos"), help="output folder")
     parser.add_argument("--only", nargs="*", help="regenerate only these sample names")
+    parser.add_argument(
+        "--cover-only",
+        action="store_true",
+        help="only (re)write NAME.cover.csv of the clips in --out (no video), after checking that the "
+        "regenerated timeline reproduces their NAME.tracks.csv exactly",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -111,6 +128,12 @@ def run(args: argparse.Namespace) -> int:
             f"unknown sample {sorted(unknown)[0]!r}; known: {', '.join(s.name for s in SAMPLES)}"
         )
     ensure_writable(args.out, "samples")
+    if args.cover_only:  # fail before minutes of simulating, not after
+        for s in chosen:
+            if not (args.out / f"{s.name}.tracks.csv").is_file():
+                raise BaulklineError(
+                    f"{args.out / s.name}.tracks.csv: missing; render the clip first (without --cover-only)"
+                )
     for s in chosen:
         t0 = time.perf_counter()
         if s.conditions == "random":
@@ -118,6 +141,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             cond = broadcast(s.width, s.height, s.fps)
         timeline = simulate_sequence(s.scenario, s.seed)
+        if args.cover_only:
+            path = write_cover_only(timeline, cond, args.out, s)
+            print(f"{path}: {time.perf_counter() - t0:.1f} s", flush=True)
+            continue
         files = render_clip(timeline, cond, args.out, s.name, s.seed, s.max_seconds)
         size = files.video.stat().st_size
         if size > MAX_BYTES:
@@ -125,3 +152,33 @@ def run(args: argparse.Namespace) -> int:
         dt = time.perf_counter() - t0
         print(f"{files.video}: {files.frames} frames, {size / 1e6:.2f} MB, {dt:.1f} s", flush=True)
     return 0
+
+
+def write_cover_only(timeline: Timeline, cond: Conditions, out: Path, sample: Sample) -> Path:
+    """Write ``sample``'s ``NAME.cover.csv`` beside its committed clip, without rendering.
+
+    Raises:
+        BaulklineError: the regenerated timeline does not reproduce the clip's
+            ``NAME.tracks.csv`` exactly (the cover would describe another clip).
+    """
+    import tempfile
+
+    from calibration.errors import BaulklineError
+    from vision.synthetic.clip import frame_times, truth_cover, truth_tracks
+    from vision.synthetic.cover import write_cover_csv
+
+    committed = out / f"{sample.name}.tracks.csv"
+    times = frame_times(timeline, cond.fps)
+    if sample.max_seconds is not None:
+        times = times[times <= sample.max_seconds]
+    with tempfile.TemporaryDirectory() as tmp:
+        again = Path(tmp) / "tracks.csv"
+        truth_tracks(timeline, cond, times).to_csv(again)
+        if again.read_bytes() != committed.read_bytes():
+            raise BaulklineError(
+                f"{committed}: the regenerated timeline does not reproduce it; cover not written "
+                "(re-render the clip instead)"
+            )
+    path = out / f"{sample.name}.cover.csv"
+    write_cover_csv(path, timeline.ball_names, truth_cover(timeline, cond, times))
+    return path
