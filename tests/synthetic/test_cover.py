@@ -112,3 +112,26 @@ def test_bad_cover_csv_names_the_line(tmp_path: Path, text: str, needle: str) ->
     with pytest.raises(BaulklineError, match=needle):
         read_cover_csv(path, ("white", "red1"), 2)
 
+
+@pytest.mark.parametrize("tracks_changed", [False, True], ids=["same-tracks", "changed-tracks"])
+def test_cover_only_rewrites_a_committed_samples_cover(tmp_path: Path, tracks_changed: bool) -> None:
+    """``baulkline samples --cover-only`` gives the committed cover again from the committed
+    tracks alone, and refuses (writing nothing) when the tracks are not the timeline's."""
+    from vision.cli import main
+
+    root = Path(__file__).resolve().parents[2] / "sample_videos"
+    name = "05_touching"
+    tracks = (root / f"{name}.tracks.csv").read_bytes().decode()  # (keeps the CSV's \r\n)
+    if tracks_changed:  # the first ball 0.01 mm elsewhere in the first frame
+        lines = tracks.splitlines(keepends=True)
+        row = lines[1].split(",")
+        row[3] = f"{float(row[3]) + 0.01:.2f}"
+        lines[1] = ",".join(row)
+        tracks = "".join(lines)
+    (tmp_path / f"{name}.tracks.csv").write_bytes(tracks.encode())
+    status = main(["samples", "--out", str(tmp_path), "--cover-only", "--only", name])
+    written = tmp_path / f"{name}.cover.csv"
+    if tracks_changed:
+        assert status != 0 and not written.exists()
+    else:
+        assert status == 0 and written.read_bytes() == (root / f"{name}.cover.csv").read_bytes()

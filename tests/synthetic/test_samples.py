@@ -14,6 +14,7 @@ import pytest
 
 from adjudicator.eventlog import InputEvent, OffTable, Place, Pot, Rest, read_events
 from calibration.table import TABLE
+from vision.synthetic.cover import read_cover_csv
 from vision.synthetic.samples_cli import MAX_BYTES, SAMPLES, Sample
 from vision.tracks import Tracks, TrackState
 
@@ -30,6 +31,7 @@ def _files(sample: Sample) -> dict[str, Path]:
             ("truth", ".truth.jsonl"),
             ("tracks", ".tracks.csv"),
             ("camera", ".camera.json"),
+            ("cover", ".cover.csv"),
         )
     }
 
@@ -80,6 +82,16 @@ def test_positions_inside_playing_area(sample: Sample) -> None:
     corners = np.array([p.corner for p in TABLE.pockets.values()])
     near = np.min(np.hypot(*(xy[off_bed, None, :] - corners[None]).transpose(2, 0, 1)), axis=1)
     assert np.all(near <= 2.5 * TABLE.ball_diameter)
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=IDS)
+def test_cover_only_on_balls_on_the_cloth(sample: Sample) -> None:
+    """The people cover only balls the tracks have on the cloth, and only while someone is at
+    the table: the cover truth belongs to these very tracks."""
+    tracks = Tracks.from_csv(_files(sample)["tracks"])
+    cover = read_cover_csv(_files(sample)["cover"], tracks.ball_names, len(tracks.times))
+    assert np.all(cover[tracks.state != int(TrackState.SEEN)] == 0.0)
+    assert np.all((cover >= 0.0) & (cover <= 1.0))
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=IDS)
