@@ -86,7 +86,7 @@ def load_cover(name: str, truth: Tracks, root: Path = SAMPLES) -> FloatArray | N
     if not path.is_file():
         print(
             f"note: {name}: no {path.name}; recall counts every ball on the cloth, hidden ones too "
-            "(write it with `baulkline samples --cover-only --only NAME`)"
+            "(a sample's: `baulkline samples --cover-only --only NAME`; a render's: render it again)"
         )
         return None
     return read_cover_csv(path, truth.ball_names, len(truth.times))
@@ -182,9 +182,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--clips", nargs="*", default=["01_break_off", "05_touching", "06_free_ball", "08_leaning_over"]
     )
+    parser.add_argument(
+        "--renders",
+        action="store_true",
+        help="fresh 1080p60 renders (the referee_renders cache, rendered if missing) instead of the samples",
+    )
+    parser.add_argument("--seeds", type=int, nargs="+", default=[101, 102, 103])
+    parser.add_argument("--scenarios", nargs="+", default=["break_off", "touching", "free_ball"])
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
-    results = [evaluate(c) for c in args.clips]
+    if args.renders:
+        from benchmarks.referee_renders import CACHE, Render, render
+
+        todo = [
+            Render(sc, seed, 1920, 1080, 60.0, look, 25.0)
+            for sc in args.scenarios
+            for seed in args.seeds
+            for look in ("broadcast", "random")
+        ]
+        results = [evaluate(render(r, CACHE).stem, CACHE) for r in todo]
+    else:
+        results = [evaluate(c) for c in args.clips]
     lines = [
         "| clip | recall (visible) | hidden, not counted | precision | colour identity "
         "| red switches / red tracks | rest RMS (mm) |",
@@ -224,7 +242,9 @@ def main(argv: list[str] | None = None) -> int:
         f"visible balls: at most {MAX_COVERED:.0%} of the ball's image covered by the people, from "
         f"NAME.cover.csv; {tot.true_hidden} ball-frames on the cloth but more hidden are not counted"
     )
-    if missing:
+    if missing and len(missing) == len(results):
+        basis = "every ball on the cloth (these clips have no NAME.cover.csv: rendered before it existed)"
+    elif missing:
         basis += f"; no cover file for {', '.join(missing)}: every ball on the cloth counted there"
     summary = (
         f"**All: recall {_pct(tot.found, tot.true_visible)}, precision {_pct(tot.on_ball, tot.tracks_seen)}, "
@@ -235,10 +255,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(summary)
     if not args.no_write:
+        key, title = "balls-tracking-synthetic", "sample_videos"
+        command = "python -m benchmarks.tracking_synth"
+        if args.renders:
+            key, title = "balls-tracking-renders", "fresh 1080p60 renders, seeds the samples do not use"
+            command += " --renders --seeds " + " ".join(map(str, args.seeds))
+            command += " --scenarios " + " ".join(args.scenarios)
         update_section(
-            "balls-tracking-synthetic",
-            "## Ball tracking on synthetic clips (sample_videos, true camera)\n\n"
-            + stamp("python -m benchmarks.tracking_synth")
+            key,
+            f"## Ball tracking on synthetic clips ({title}, true camera)\n\n"
+            + stamp(command)
             + "\n"
             + summary
             + "\n\n"
