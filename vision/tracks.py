@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from pathlib import Path
@@ -107,34 +107,35 @@ class Tracks:
     def from_csv(cls, path: Path) -> Tracks:
         """Read the CSV format; errors name the file and line."""
         rows: list[tuple[int, float, str, float, float, float, float, TrackState]] = []
-        with path.open(newline="") as fh:
-            reader = csv.reader(fh)
-            header = next(reader, None)
-            if header is None or tuple(header) != COLUMNS:
-                raise BaulklineError(f"{path}:1: expected header {','.join(COLUMNS)}")
-            for lineno, row in enumerate(reader, start=2):
-                try:
-                    frame, t, ball, x, y, u, v, state = row
-                    rows.append(
-                        (
-                            int(frame),
-                            float(t),
-                            ball,
-                            _num(x),
-                            _num(y),
-                            _num(u),
-                            _num(v),
-                            _STATE_BY_NAME[state],
-                        )
-                    )
-                except (ValueError, KeyError) as exc:
-                    raise BaulklineError(f"{path}:{lineno}: bad tracks row ({exc})") from None
+        for lineno, row in csv_rows(path, COLUMNS):
+            try:
+                frame, t, ball, x, y, u, v, state = row
+                rows.append(
+                    (int(frame), float(t), ball, _num(x), _num(y), _num(u), _num(v), _STATE_BY_NAME[state])
+                )
+            except (ValueError, KeyError) as exc:
+                raise BaulklineError(f"{path}:{lineno}: bad tracks row ({exc})") from None
         names: list[str] = []
         for r in rows:
             if r[2] not in names:
                 names.append(r[2])
         nframes = max((r[0] for r in rows), default=-1) + 1
         return _assemble(names, nframes, rows)
+
+
+def csv_rows(path: Path, columns: Sequence[str]) -> Iterator[tuple[int, list[str]]]:
+    """The rows of a CSV file whose header must be ``columns``, with their line numbers (for
+    the caller's one-line errors).
+
+    Raises:
+        BaulklineError: the header is missing or another (naming the file and line 1).
+    """
+    with path.open(newline="") as fh:
+        reader = csv.reader(fh)
+        header = next(reader, None)
+        if header is None or tuple(header) != tuple(columns):
+            raise BaulklineError(f"{path}:1: expected header {','.join(columns)}")
+        yield from enumerate(reader, start=2)
 
 
 def _num(text: str) -> float:

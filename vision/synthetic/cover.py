@@ -33,6 +33,7 @@ from calibration.camera import Camera
 from calibration.errors import BaulklineError
 from vision.synthetic.occluders import Capsule, draw_capsules
 from vision.synthetic.render import BallPainter
+from vision.tracks import csv_rows
 
 FloatArray = npt.NDArray[np.float64]
 F32 = npt.NDArray[np.float32]
@@ -107,18 +108,13 @@ def read_cover_csv(path: Path, ball_names: Sequence[str], frames: int) -> FloatA
     """
     col = {b: j for j, b in enumerate(ball_names)}
     out = np.zeros((frames, len(ball_names)))
-    with path.open(newline="") as fh:
-        reader = csv.reader(fh)
-        header = next(reader, None)
-        if header is None or tuple(header) != COLUMNS:
-            raise BaulklineError(f"{path}:1: expected header {','.join(COLUMNS)}")
-        for lineno, row in enumerate(reader, start=2):
-            try:
-                frame, ball, share = row
-                i, j, v = int(frame), col[ball], float(share)
-                if not (0 <= i < frames and 0.0 <= v <= 1.0):
-                    raise ValueError(f"frame {i} or share {v} out of range")
-            except (ValueError, KeyError) as exc:
-                raise BaulklineError(f"{path}:{lineno}: bad cover row ({exc})") from None
-            out[i, j] = v
+    for lineno, row in csv_rows(path, COLUMNS):
+        try:
+            frame, ball, share = row
+            i, j, v = int(frame), col[ball], float(share)
+            if not (0 <= i < frames and 0.0 <= v <= 1.0):
+                raise ValueError(f"frame {i} or share {v} out of range")
+        except (ValueError, KeyError) as exc:
+            raise BaulklineError(f"{path}:{lineno}: bad cover row ({exc})") from None
+        out[i, j] = v
     return out
