@@ -305,4 +305,4 @@ def test_a_ball_long_at_rest_is_pushed_only_away_from_what_pushed_it(
         vt._anchor_age[1 - i] = neighbour_age
     vt._cue_side[i] = cue_side
     rested = px[i] + np.array(moved)
-    assert vt._pushed(vt.tracker.state, i, rested) == pushed, name
+    assert vt._pushed(vt.tracker.state, i, rested, vt.schedule.push_radii) == pushed, name

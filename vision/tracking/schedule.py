@@ -54,6 +54,13 @@ class ScheduleConfig:
             (:meth:`~vision.tracking.video.VideoTracker._pushed`): 0.2 is over the detector's
             noise on a resting ball (a tenth of a radius) and under the 3-7 mm a white nudged
             into a ball moves it at the far end of a broadcast view.
+        nudge_radii: ``push_radii`` for an object ball re-measured because a ball came to rest
+            against it (:meth:`~vision.tracking.video.VideoTracker._recheck_beside`): no cue or
+            hand is by it to drag its centre, and the ball that came to rest drags it towards
+            itself, not away, so only the detector's jitter on a still ball (0.03-0.05 radii on
+            a rendered free ball's resting green) must be cleared. At ``push_radii`` a green
+            pushed 6.5 mm by the white (0.25 radii, a pixel) was found moved only as the event
+            stage took the rest, and the gap came out 0.8 mm: TOUCHING BALL called.
         push_cos: ... within this cosine of straight away from it.
         side_decay: share of the remembered side of the changes round a disturbed resting cue ball
             kept per frame it is disturbed again (the latest, the cue's feathering, count most;
@@ -134,6 +141,7 @@ class ScheduleConfig:
     settle_change: float = 3.0
     rest_radii: float = 1.5
     push_radii: float = 0.2
+    nudge_radii: float = 0.1
     push_cos: float = 0.7
     pack_radii: float = 2.5
     pack_speed: float = 0.5

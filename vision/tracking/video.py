@@ -36,6 +36,7 @@ from vision.tracking.detection_sets import (
 )
 from vision.tracking.local import search
 from vision.tracking.physics import Cushions
+from vision.tracking.pushes import pushable
 from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.streaks import find_streaks, pick_ghost
 from vision.tracking.tracker import Tracker, TrackerState
@@ -151,6 +152,13 @@ class VideoTracker:
         self._hold_at = np.full((len(tracker.state.names), 2), np.nan)
         # Per ball, frames it has been carried at its anchor since it first stopped there.
         self._anchor_age = np.zeros(len(tracker.state.names), np.int64)
+        # Per ball, frames left during which the detector re-measures it at rest every
+        # ``settle_every`` frames: a ball that came to rest against it may have pushed it (see
+        # _recheck_beside).
+        self._recheck_left = np.zeros(len(tracker.state.names), np.int64)
+        # Per ball, whether it was given its re-measurements since it last came to rest where it
+        # is (once: a pusher creeping on, or a pack's reds settling by turns, do not renew them).
+        self._recheck_given = np.zeros(len(tracker.state.names), bool)
         # Per cue ball, the spot its stroke left (NaN: none since it settled): a slow white's
         # heading, for the creep test, is from there (its measured velocity wobbles across).
         self._origin = np.full((len(tracker.state.names), 2), np.nan)
@@ -343,6 +351,14 @@ class VideoTracker:
             if still and quiet:
                 at = state.pos[i : i + 1]
                 self._carried[i] = True
+                nudged = self._recheck_left[i] > 0 and self._recheck_left[i] % sch.settle_every == 0
+                self._recheck_left[i] = max(0, self._recheck_left[i] - 1)
+                if nudged:
+                    # Settled anew by the detector (a push of a pixel changes the thumbnail by
+                    # less than ``change``): pushed by a ball come to rest against it?
+                    # (_pushed decides; if not, it stays at its anchor.)
+                    self._settled[i] = False
+                    self._rested_img[i] = None
                 if not self._settled[i]:
                     self._settled[i] = True
                     self._resting[i] = 0
@@ -358,13 +374,16 @@ class VideoTracker:
                         self._rested_cloth[i] = self._cloth_at[i]
                     self._tried[i], self._tried_at[i] = thumb, state.pos[i]
                     if anchored and self._anchor_age[i] >= sch.settle_for:
-                        if self._pushed(state, i, rested):
+                        # (The cue ball's pushes are the cue's, judged as ever.)
+                        least = sch.nudge_radii if nudged and state.names[i] != CUE_BALL else sch.push_radii
+                        if self._pushed(state, i, rested, least):
                             # Moved away from what pushed it by more than its noise: a gentle
                             # stroke or contact, not a drag; it may roll on from here.
                             self._struck_white[i] = state.names[i] == CUE_BALL
                             self._rolled[i] = True
                             self._origin[i] = self._anchor[i]
                             self._anchor[i] = np.nan
+                            self._recheck_left[i] = 0
                         else:
                             # Long at rest there (an addressed white): the cue's tip by it drags
                             # the detector's centre too. Within its first ``settle_for`` frames
@@ -375,6 +394,8 @@ class VideoTracker:
                     if rested is not None:
                         at = rested[None, :]
                         self._settle_at[i] = rested
+                    if self._rolled[i]:
+                        self._recheck_beside(state, i, at[0])
                 elif (
                     self._rolled[i]
                     and self._resting[i] < sch.settle_for
@@ -393,6 +414,7 @@ class VideoTracker:
                         self._settle_at[i] = rested
                         self._ref[i] = thumb
                         self._resting[i] = 0
+                        self._recheck_beside(state, i, at[0])
                 self._resting[i] += 1
                 self._rolled[i] &= self._resting[i] < sch.settle_for
                 self._struck_white[i] &= self._rolled[i]
@@ -400,6 +422,7 @@ class VideoTracker:
                     self._origin[i] = np.nan
                 if not np.all(np.isfinite(self._anchor[i])):
                     self._anchor_age[i] = 0
+                    self._recheck_given[i] = False
                 self._anchor[i] = at[0]
                 self._anchor_age[i] += 1
                 held.append(i)
@@ -568,6 +591,32 @@ class VideoTracker:
             return ghost
         return ghost.with_colour(state.colour[i : i + 1].copy(), ghost.confidence)
 
+    def _recheck_beside(self, state: TrackerState, i: int, at: FloatArray) -> None:
+        """Have the detector re-measure, every ``settle_every`` frames for ``settle_for``
+        frames, the balls long at rest that ball ``i``, come to rest (or crept on) at ``at``,
+        can have pushed (:func:`~vision.tracking.pushes.pushable`): one it pushed off its
+        anchor is found moved (:meth:`_pushed`); one it did not stays at its anchor.
+
+        Why: a ball at rest is re-measured only when the picture round it changes, and a ball
+        rolled up against another pushes it a few millimetres, a pixel at the far end of a
+        view, which can leave the thumbnail as it was: carried where it stood, the pushed ball
+        made the gap between the two too small by the push (a rendered 1080p60 free ball: the
+        white 5.8 mm from the green it had moved 6.5 mm, measured 0.8 mm apart, TOUCHING BALL
+        called). The push takes a few tenths of a second to end, so it is looked at more than
+        once, and found moved by ``nudge_radii`` (before the event stage takes the rest).
+        Every frame, for every ball beside and renewed as each ball crept on, cost thirteen
+        times the detector's rest measurements of the 1080p60 speed render, a break-off whose
+        reds come to rest all over the pack (321 to 4340); within reach and in front, every
+        ``settle_every`` frames and once per rest, 329 to 434.
+        """
+        sch = self.schedule
+        long_at_rest = np.all(np.isfinite(self._anchor), axis=1) & (self._anchor_age >= sch.settle_for)
+        on = long_at_rest & (state.state != TrackState.ABSENT)
+        near = pushable(state.pos, state.radius, on, i, at, self._heading[i], sch.hold_radii, sch.push_cos)
+        near &= ~self._recheck_given
+        self._recheck_given |= near
+        self._recheck_left[near] = sch.settle_for
+
     def _stirred(
         self, i: int, at: FloatArray, thumb: npt.NDArray[np.int16], window: tuple[int, int, int, int]
     ) -> bool:
@@ -619,9 +668,9 @@ class VideoTracker:
             return True
         return float(np.linalg.norm((look - self._cloth_at[i]) * LAB_W)) <= self.schedule.cover
 
-    def _pushed(self, state: TrackerState, i: int, rested: FloatArray | None) -> bool:
+    def _pushed(self, state: TrackerState, i: int, rested: FloatArray | None, least: float) -> bool:
         """Whether ball ``i``, long at rest at its anchor, re-measured at ``rested`` more than
-        ``push_radii`` from it (within ``push_cos`` of straight away from what pushed it), was
+        ``least`` radii from it (within ``push_cos`` of straight away from what pushed it), was
         moved, not dragged: a contact too gentle to leave in one frame.
 
         What pushes the cue ball is the cue, from the side the changes round it came from while
@@ -635,7 +684,7 @@ class VideoTracker:
         moved = rested - self._anchor[i]
         dist = float(np.hypot(*moved))
         r = float(state.radius[i])
-        if dist < self.schedule.push_radii * r:
+        if dist < least * r:
             return False
         if state.names[i] == CUE_BALL:
             away = -self._cue_side[i]
