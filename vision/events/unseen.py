@@ -110,7 +110,7 @@ def pushes(an: Analysis, cands: list[Candidate], final_window: int) -> list[Coll
         # overlapping it a frame early (its centre pulled by the blob they make together) may
         # not have been where its path could touch it then, and taken alone it hid the push
         # (a rendered free ball: the green pushed 6.5 mm, no contact, no ball hit called).
-        best: tuple[float, Candidate, Motion] | None = None
+        best: tuple[float, Candidate, Motion, float, float] | None = None
         mj = Motion.still(sf.start[j])
         for c in cands:
             if c.cushion is not None or j not in c.balls:
@@ -125,12 +125,11 @@ def pushes(an: Analysis, cands: list[Candidate], final_window: int) -> list[Coll
             mi = an.pre_model(i, c.k - 1)
             if mi is None or not within_reach(mi, mj, float(sf.times[c.k]), ta, tb, cfg):
                 continue  # nothing came near it then: a track's jitter or a hand, not a push
-            best = (gap, c, mi)
+            best = (gap, c, mi, ta, tb)
         if best is None:
             continue
-        _, c, mi = best
+        _, c, mi, ta, tb = best
         i = c.balls[0] + c.balls[1] - j
-        ta, tb = an.bracket(c)
         t_star = contact_time_balls(mi, mj, cfg.radius, ta - cfg.dt, tb)
         t = float(sf.times[c.k]) if t_star is None else t_star
         names = sf.ball_names
