@@ -33,7 +33,7 @@ from vision.detection.plane import jacobians
 from vision.events.infer import EventInferer
 from vision.pipeline import BallsInFrame
 from vision.source import WORK_WIDTH, Frame, work_size
-from vision.tracking.bed import off_bed
+from vision.tracking.bed import on_bed_filter
 from vision.tracking.detection_sets import region_mask
 from vision.tracking.kernels import grid_bilinear
 from vision.tracking.schedule import ScheduleConfig
@@ -291,7 +291,7 @@ class LiveBalls:
         # Only blobs on the bed may take a colour: the names given here last the whole clip
         # (see ClassicalDetector.detect's ``keep``); the tracker drops the others every frame.
         tol = TrackerConfig().bed_tol
-        det = self.detector.detect(image, keep=lambda px: ~off_bed(self._to_table(px), tol))
+        det = self.detector.detect(image, keep=on_bed_filter(self._to_table, tol))
         if len(det) == 0:
             return False
         initial = initial_state(image, det)

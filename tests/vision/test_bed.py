@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from calibration.table import TABLE, Colour
 from vision.detection.detections import COLOURS, BallDetections
-from vision.tracking.bed import DEFAULT_TOL, in_fall, near_mouth, off_bed
+from vision.tracking.bed import DEFAULT_TOL, in_fall, near_mouth, off_bed, on_bed_filter
 from vision.tracking.tracker import Tracker, TrackerState
 from vision.tracks import TrackState
 
@@ -37,6 +37,15 @@ BLUE = COLOURS.index(Colour.BLUE)
 )
 def test_off_bed_cases(xy: tuple[float, float], expected: bool) -> None:
     assert bool(off_bed(np.array([xy]))[0]) is expected
+
+
+def test_the_detector_filter_keeps_the_centres_that_map_onto_the_bed() -> None:
+    """Pixels at 2 mm a pixel, 100 px off the table's corner: the same answers as off_bed."""
+    keep = on_bed_filter(lambda px: (px - 100.0) * 2.0)
+    table = np.array([TABLE.spots[Colour.BLUE], TABLE.pockets["top_right"].centre, (L + 40.0, W / 2)])
+    pixels = table / 2.0 + 100.0
+    assert keep(pixels).tolist() == [True, False, False]
+    assert keep(pixels).tolist() == (~off_bed(table)).tolist()
 
 
 @settings(max_examples=60, deadline=None)

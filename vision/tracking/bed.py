@@ -18,6 +18,8 @@ jaws is never refused.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -60,6 +62,22 @@ def off_bed(xy: npt.ArrayLike, tol: float = DEFAULT_TOL) -> BoolArray:
     """
     p = np.asarray(xy, np.float64).reshape(-1, 2)
     return np.asarray((past_nose(p, tol) | into_pocket(p, tol)) & np.all(np.isfinite(p), axis=1), dtype=bool)
+
+
+def on_bed_filter(
+    to_table: Callable[[FloatArray], FloatArray], tol: float = DEFAULT_TOL
+) -> Callable[[FloatArray], BoolArray]:
+    """A detector's ``keep`` filter: which pixel centres map (through ``to_table``) onto the bed.
+
+    Why one: the detector names colours under the ball-set prior, so a blob off the bed (a
+    piece of a cushion's green nose by a pocket) must be refused before it takes a ball's
+    colour, both when a clip's balls are first named and in each whole-table search.
+    """
+
+    def keep(pixels: FloatArray) -> BoolArray:
+        return ~off_bed(to_table(pixels), tol)
+
+    return keep
 
 
 def past_nose(xy: npt.ArrayLike, tol: float = DEFAULT_TOL) -> BoolArray:

@@ -22,7 +22,7 @@ from calibration.table import Colour
 from vision.detection.detections import UNKNOWN, BallDetections, BallDetector
 from vision.source import thumbnail
 from vision.tracking.appearance import disc_appearance
-from vision.tracking.bed import off_bed
+from vision.tracking.bed import on_bed_filter
 from vision.tracking.departure import LAB_W, change_pull, find_departure
 from vision.tracking.detection_sets import (
     concat,
@@ -303,7 +303,7 @@ class VideoTracker:
         if tracker.to_table is None or not isinstance(self.detector, BedDetector):
             return self.detector.detect(frame)
         tol = tracker.config.bed_tol
-        return self.detector.detect(frame, keep=lambda px: ~off_bed(tracker.table_of(px), tol))
+        return self.detector.detect(frame, keep=on_bed_filter(tracker.table_of, tol))
 
     def _local(
         self, frame: Image, state: TrackerState, thumb: npt.NDArray[np.int16]
