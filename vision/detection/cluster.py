@@ -79,12 +79,18 @@ class ClusterPrior:
     offset: tuple[float, float] = (0.0, 0.2)
 
 
-def cap_map(crop: Image, rf: float) -> npt.NDArray[np.float32]:
-    """Cap evidence of a full-resolution crop: top-hat of the smallest channel, smoothed."""
-    low = channel_min(crop).astype(np.float32)
+def cap_map(crop: Image, rf: float, low: Image | None = None) -> npt.NDArray[np.float32]:
+    """Cap evidence of a full-resolution crop: top-hat of the smallest channel, smoothed.
+
+    ``low``: the crop's :func:`channel_min` when the caller has it already. The opening runs on
+    the 8-bit channel and is converted after: an opening takes minima and maxima only, which
+    a conversion to float keeps exactly, and on 8 bits it costs half as much.
+    """
+    low8 = channel_min(crop) if low is None else low
     k = max(3, int(1.3 * rf) | 1)
-    opened = cv2.morphologyEx(low, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    return np.asarray(cv2.GaussianBlur(low - opened, (0, 0), max(0.7, 0.15 * rf)), np.float32)
+    opened = cv2.morphologyEx(low8, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    top = low8.astype(np.float32) - np.asarray(opened, np.uint8).astype(np.float32)
+    return np.asarray(cv2.GaussianBlur(top, (0, 0), max(0.7, 0.15 * rf)), np.float32)
 
 
 def cap_peaks(
@@ -189,7 +195,8 @@ def split_blob(
     # Inside the blob, off its rim: a chalk line crossing a ball's edge is white too ...
     rim = max(3, int(0.5 * rf) | 1)
     allowed = cv2.erode(full, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim))).astype(bool)
-    caps = cap_map(crop, rf)
+    low = channel_min(crop)
+    caps = cap_map(crop, rf, low)
     # ... but a cap as strong as a lone ball's is no chalk: the black's cap sits on its rim
     # (its dark top blends with the cloth's shade and is left out of the blob).
     allowed |= (full > 0) & (caps >= RIM_STRENGTH * prior.strength)
@@ -200,7 +207,7 @@ def split_blob(
         )
         allowed |= (beyond > 0) & (caps >= RIM_STRENGTH * prior.strength)
     # A cap is nearly white: a bright stripe of cloth (a cushion's nose) is bright in one channel.
-    white = channel_min(crop).astype(np.float32) >= WHITENESS * channel_max(crop).astype(np.float32)
+    white = low.astype(np.float32) >= WHITENESS * channel_max(crop).astype(np.float32)
     white = cv2.dilate(white.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     peaks = cap_peaks(caps, allowed & white, rf, MIN_STRENGTH * prior.strength, squash)
     n_caps = len(peaks)
@@ -265,9 +272,9 @@ def capless(blob: BoolArray, origin: tuple[int, int], r: float, centres: FloatAr
     """
     h, w = blob.shape
     left = blob.copy()
-    yy, xx = np.mgrid[0:h, 0:w]
+    ys, xs = np.arange(h), np.arange(w)
     for u, v in centres:
-        left &= (xx - (u - origin[0])) ** 2 + (yy - (v - origin[1])) ** 2 > (CAPLESS_CLEAR * r) ** 2
+        left &= _grid_d2(xs, ys, u - origin[0], v - origin[1]) > (CAPLESS_CLEAR * r) ** 2
     found: list[tuple[float, float]] = []
     for _ in range(MAX_BALLS):
         if not left.any():
@@ -278,8 +285,25 @@ def capless(blob: BoolArray, origin: tuple[int, int], r: float, centres: FloatAr
         if float(dt[iy, ix]) < CAPLESS_THICK * r:
             break
         found.append((float(ix + origin[0]), float(iy + origin[1])))
-        left &= (xx - ix) ** 2 + (yy - iy) ** 2 > (2.0 * r) ** 2
+        left &= _grid_d2(xs, ys, float(ix), float(iy)) > (2.0 * r) ** 2
     return np.asarray(found, np.float64).reshape(-1, 2)
+
+
+def _grid_d2(xs: npt.NDArray[np.int64], ys: npt.NDArray[np.int64], u: float, v: float) -> FloatArray:
+    """``(len(ys), len(xs))`` squared distances of the grid's pixels to ``(u, v)``, the same
+    numbers as ``(xx - u) ** 2 + (yy - v) ** 2`` over a meshgrid: each axis squared once and
+    the two added (the sum of the same two numbers), not squared at every pixel."""
+    dx2 = (xs - u) ** 2
+    dy2 = (ys - v) ** 2
+    return np.asarray(dx2[None, :] + dy2[:, None], np.float64)
+
+
+def _centres_d2(h: int, w: int, u: FloatArray, v: FloatArray) -> FloatArray:
+    """``(N, h, w)`` squared distances of an ``h`` x ``w`` grid's pixels to each of the ``N``
+    points ``(u, v)``, as :func:`_grid_d2` makes them for one point."""
+    dx2 = (np.arange(w)[None, :] - u[:, None]) ** 2
+    dy2 = (np.arange(h)[None, :] - v[:, None]) ** 2
+    return np.asarray(dx2[:, None, :] + dy2[:, :, None], np.float64)
 
 
 def explained(
@@ -301,10 +325,9 @@ def explained(
     if not len(centres):
         return np.zeros(0, bool), False
     h, w = blob.shape
-    yy, xx = np.mgrid[0:h, 0:w]
     u = centres[:, 0] - origin[0]
     v = centres[:, 1] - origin[1]
-    d2 = (xx[None] - u[:, None, None]) ** 2 + (yy[None] - v[:, None, None]) ** 2
+    d2 = _centres_d2(h, w, u, v)
     inner = d2 <= (FILL_RADIUS * r) ** 2
     seen = inner if inside is None else inner & inside[None]
     fill = (inner & blob[None]).sum(axis=(1, 2)) / np.maximum(seen.sum(axis=(1, 2)), 1)
@@ -334,10 +357,9 @@ def surrounded(blob: BoolArray, origin: tuple[int, int], r: float, centres: Floa
     if not len(centres):
         return np.zeros(0, bool)
     h, w = blob.shape
-    yy, xx = np.mgrid[0:h, 0:w]
-    d2 = (xx[None] - (centres[:, 0] - origin[0])[:, None, None]) ** 2 + (
-        yy[None] - (centres[:, 1] - origin[1])[:, None, None]
-    ) ** 2
+    u = centres[:, 0] - origin[0]
+    v = centres[:, 1] - origin[1]
+    d2 = _centres_d2(h, w, u, v)
     ring = (d2 >= (1.3 * r) ** 2) & (d2 <= (1.8 * r) ** 2)
     # Pixels of the ring outside the crop are not blob (the crop is the blob's bounding box).
     full = np.pi * ((1.8 * r) ** 2 - (1.3 * r) ** 2)

@@ -21,6 +21,7 @@ import numpy.typing as npt
 from scipy.optimize import linear_sum_assignment
 
 from vision.detection.detections import COLOURS, Image, colour_index
+from vision.detection.kernels import clear_neighbours
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -76,13 +77,14 @@ def colour_features(image: Image, pixel: FloatArray, radius: FloatArray, cloth_l
     # was named brown, and the brown red), so a neighbour's pixels are left out.
     gap = np.linalg.norm(pixel[:, None, :] - pixel[None, :, :], axis=2)
     close = (gap < r[:, None] + np.asarray(radius, np.float64)[None, :]) & ~np.eye(n, dtype=bool)
-    for i, j in zip(*np.nonzero(close), strict=True):
-        own = (dy[i][:, None] ** 2 + dx[i][None, :] ** 2).reshape(-1)
-        other = ((ys[i] - pixel[j, 1])[:, None] ** 2 + (xs[i] - pixel[j, 0])[None, :] ** 2).reshape(-1)
+    if close.any():
         # Outside the other ball's core (:data:`COVER`) where enough of the ball shows there (the
         # one in front hides the one behind up to its rim); else on this ball's side of the middle.
-        clear = disc[i] & (other > (COVER * float(radius[j])) ** 2)
-        disc[i] = clear if np.count_nonzero(clear) >= 3 else disc[i] & (own <= other)
+        # (The core's squared radius as Python squares it: its ``**`` rounds apart from a product
+        # now and then.)
+        cover2 = np.array([(COVER * float(rj)) ** 2 for rj in radius], np.float64)
+        first, second = np.nonzero(close)
+        clear_neighbours(disc, ys, xs, np.asarray(pixel, np.float64), cover2, (first, second))
     few = disc.sum(axis=1) < 3
     disc[few] = True  # a ball too near the border to sample: use its whole patch
     q80 = _masked_quantile(np.asarray(lab[:, :, 0], np.float64), disc, 0.8)
