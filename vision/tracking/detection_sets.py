@@ -142,13 +142,19 @@ def dedupe(
     the balls that lie in packs, and each colour is one ball; a white beside the hand placing
     it, let apart so, followed the hand away (a 1080p60 break-off render).
     """
-    keep = np.ones(len(det), bool)
-    for i in range(len(det) - 1):
+    n = len(det)
+    keep = np.ones(n, bool)
+    if n < 2:
+        return keep
+    # Every pair's test at once (``[i, j]``: row ``j`` measured from row ``i``, the differences
+    # and norms each row's own test took); only the order of the keeping stays a loop.
+    rows = np.arange(n)
+    dup_of = np.linalg.norm(det.pixel[None, :, :] - det.pixel[:, None, :], axis=2) <= det.radius[:, None]
+    apart = reds_apart(det, table, rows, rows, apart_mm)  # [j, i]
+    for i in range(n - 1):
         if not keep[i]:
             continue
-        dup = np.linalg.norm(det.pixel[i + 1 :] - det.pixel[i], axis=1) <= det.radius[i]
-        if np.any(dup):
-            dup &= ~reds_apart(det, table, np.arange(i + 1, len(det)), np.array([i]), apart_mm)[:, 0]
+        dup = dup_of[i, i + 1 :] & ~apart[i + 1 :, i]
         keep[i + 1 :] &= ~dup
     return keep
 
