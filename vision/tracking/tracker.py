@@ -824,6 +824,20 @@ class Tracker:
         out: FloatArray = np.linalg.solve(jac, v - 2.0 * vn * normal)
         return out
 
+    def report(self, rows: npt.NDArray[np.bool_], pixel: FloatArray) -> None:
+        """Record the last frame's ``rows`` balls at ``pixel`` instead of their tracked centres.
+
+        Why: what a ball's track follows (its gate, the next frame's prediction) and where it is
+        best reported can differ: a resting ball searched by its colour is followed at the
+        searched centre, which the light puts a few pixels off it (see
+        :mod:`vision.tracking.rest_report`). The state is not changed.
+        """
+        if not self._pixel or not np.any(rows):
+            return
+        px = self._pixel[-1].copy()
+        px[rows] = pixel[rows]
+        self._pixel[-1] = px
+
     def frame_rows(self) -> tuple[FloatArray, FloatArray, npt.NDArray[np.int8]]:
         """The last frame's pixels, table positions and states (for online consumers)."""
         px = self._pixel[-1]

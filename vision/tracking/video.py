@@ -37,6 +37,7 @@ from vision.tracking.detection_sets import (
 from vision.tracking.local import search
 from vision.tracking.physics import Cushions
 from vision.tracking.pushes import pushable
+from vision.tracking.rest_report import at_rest, confirm, search_offset
 from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.streaks import find_streaks, pick_ghost
 from vision.tracking.tracker import Tracker, TrackerState
@@ -124,6 +125,11 @@ class VideoTracker:
         self._rested_img: list[npt.NDArray[np.int16] | None] = [None] * len(tracker.state.names)
         self._rested_at = np.full((len(tracker.state.names), 2), np.nan)
         self._rested_cloth = np.full((len(tracker.state.names), 3), np.nan)
+        # Per ball, where its colour search puts it at rest minus where it is carried at rest,
+        # measured when it settles (NaN: not known): see vision.tracking.rest_report.
+        self._offset = np.full((len(tracker.state.names), 2), np.nan)
+        # Per ball, consecutive frames it was searched and stayed where its search put it at rest.
+        self._rest_run = np.zeros(len(tracker.state.names), np.int64)
         self.frames = 0
         self.full_detections = 0
         self.roi_detections = 0
@@ -263,6 +269,7 @@ class VideoTracker:
             self.tracker.state = replace(st, unseen=unseen)
         self._covered = self._hidden(frame, state)
         new = self.tracker.update(det, app, self._covered)
+        self._report_at_rest(new)
         # A ball found again after it was lost has no reference frame showing it where it is: the
         # white, re-found after a blurred run, was compared with a frame from before it got there,
         # found "undisturbed" and carried at that spot while it rolled on (synthetic 01_break_off).
@@ -289,6 +296,33 @@ class VideoTracker:
         for i in np.flatnonzero(dropped):
             self._seen_img[i] = None
         return new
+
+    def _search_offset(self, frame: Image, state: TrackerState, i: int, at: FloatArray) -> FloatArray:
+        """Where ball ``i``'s colour search puts it, carried at rest at ``at``, minus ``at`` (NaN:
+        its look not known, or no blob of it near): see :mod:`vision.tracking.rest_report`."""
+        if not np.all(np.isfinite(state.appearance[i])) or not np.all(np.isfinite(at)):
+            return np.full(2, np.nan)
+        r = float(state.radius[i])
+        u, v = float(at[0]), float(at[1])
+        roi = window(u, v, u, v, self.schedule.margin_radii * r, frame.shape)
+        cloth = None if self.schedule.cloth is None else np.array(self.schedule.cloth)
+        half = self._half(u, v, u, v, r)
+        found = search(frame, roi, state.appearance[i], r, cloth, self.region, min_half=half)
+        self.local_searches += 1
+        return search_offset(found, at, r)
+
+    def _report_at_rest(self, new: TrackerState) -> None:
+        """Report the object balls searched this frame that stayed where their search put them at
+        rest (this frame and the one before) at their rest spots (see
+        :mod:`vision.tracking.rest_report`); the tracker keeps following their searched centres.
+        The cue ball is left out: it is held to its spot while the cue is about it, and its
+        departure is found apart."""
+        names = np.array(new.names)
+        eligible = (new.state == TrackState.SEEN) & (new.unseen == 0) & ~self._carried & (names != CUE_BALL)
+        rows = at_rest(new.pos, self._anchor, self._offset, new.radius, eligible)
+        self._rest_run, rows = confirm(self._rest_run, rows)
+        if np.any(rows):
+            self.tracker.report(rows, self._anchor)
 
     def _whole_table(self, frame: Image) -> BallDetections:
         """The detector's balls over the whole frame, colours named among those on the bed.
@@ -394,6 +428,7 @@ class VideoTracker:
                     if rested is not None:
                         at = rested[None, :]
                         self._settle_at[i] = rested
+                    self._offset[i] = self._search_offset(frame, state, i, at[0])
                     if self._rolled[i]:
                         self._recheck_beside(state, i, at[0])
                 elif (
@@ -414,6 +449,7 @@ class VideoTracker:
                         self._settle_at[i] = rested
                         self._ref[i] = thumb
                         self._resting[i] = 0
+                        self._offset[i] = self._search_offset(frame, state, i, at[0])
                         self._recheck_beside(state, i, at[0])
                 self._resting[i] += 1
                 self._rolled[i] &= self._resting[i] < sch.settle_for
