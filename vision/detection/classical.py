@@ -56,12 +56,14 @@ from vision.detection.kernels import blob_border_median
 from vision.detection.occlusion import (
     BORDER_SCORE,
     CUT_SCORE,
+    FINE_RADIUS,
     POCKET_REACH,
     POCKET_REACH_BORDER,
     cloth_shade,
     cut_out,
     near_pocket,
     stand_out,
+    stand_out_fine,
 )
 from vision.detection.pairs import rim_centre
 from vision.detection.streak import smeared
@@ -272,13 +274,10 @@ def find_balls(
         if float(dt[y0 : y0 + h, x0 : x0 + w][sub].max()) > ATTACHED_THICKEST * float(r_all[k - 1]):
             # Thicker than a ball: a hand or an arm reaching in, not a ball on a strip; only
             # balls it touches are looked for.
-            _add(
-                centres,
-                radii,
-                scores,
-                *cut_out(model, sub, (x0, y0), float(r_all[k - 1]), None, use),
-                CUT_SCORE,
-            )
+            rk = float(r_all[k - 1])
+            cut, cut_r = cut_out(model, sub, (x0, y0), rk, None, use)
+            _add(centres, radii, scores, cut, cut_r, CUT_SCORE)
+            _add(centres, radii, scores, *_finer(image, model, sub, (x0, y0), rk, use, cut), CUT_SCORE)
             continue
         r = float(r_all[k - 1])
         capped = np.asarray(
@@ -321,6 +320,7 @@ def find_balls(
             # it touches are looked for.
             cut = stand_out(sub, (x0, y0), r, use)
             _add(centres, radii, scores, cut, model.radius_at(cut), CUT_SCORE)
+            _add(centres, radii, scores, *_finer(image, model, sub, (x0, y0), r, use, cut), CUT_SCORE)
             continue
         # As thick as an arm: balls only if every ball shows its cap.
         found = split_blob(image, sub, (x0, y0), r, s, use, model.squash, need_caps=thickest > 2.6 * r)
@@ -661,6 +661,33 @@ def _distance(mask: Mask, box: tuple[int, int, int, int]) -> npt.NDArray[np.floa
     out = np.zeros(mask.shape, np.float32)
     out[y0:y1, x0:x1] = cv2.distanceTransform(mask[y0:y1, x0:x1], cv2.DIST_L2, 3)
     return out
+
+
+def _finer(
+    image: Image,
+    model: ClothModel,
+    sub: BoolArray,
+    origin: tuple[int, int],
+    r: float,
+    prior: ClusterPrior,
+    cut: FloatArray,
+) -> tuple[FloatArray, FloatArray]:
+    """Balls a rejected blob gives up only at the frame's resolution, where its balls are
+    small (:func:`~vision.detection.occlusion.stand_out_fine`), beyond a radius of those the
+    working scale cut (``cut``) and of the pockets."""
+    if r >= FINE_RADIUS:
+        return np.zeros((0, 2)), np.zeros(0)
+    fine = stand_out_fine(image, model, sub, origin, r, prior)
+    rad = model.radius_at(fine)
+    new = np.array(
+        [
+            (not len(cut) or float(np.hypot(*(cut - c).T).min()) > ri)
+            and not near_pocket(model, c, ri, POCKET_REACH_BORDER)
+            for c, ri in zip(fine, rad, strict=True)
+        ],
+        bool,
+    ).reshape(-1)
+    return fine[new], rad[new]
 
 
 def _add(
