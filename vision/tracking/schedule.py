@@ -46,8 +46,12 @@ class ScheduleConfig:
             frame moves a struck ball more than that.
         strike_radii: farthest (ball radii) a cue ball that left its spot is looked for in the
             stroke's first frame (0: never): the strike falls inside the exposure, so the first
-            frame shows at most part of a frame's travel; 5 keeps a 4 m/s stroke at 30 fps, and
-            on Task3 a reach of 10 took the bridge hand's fingers for the white in two clips.
+            frame shows at most part of a frame's travel; 5 keeps a 4 m/s stroke at 30 fps and
+            an 8 m/s one at 60, and on Task3 a reach of 10 took the bridge hand's fingers for
+            the white in two clips. Not scaled with the frame rate: what limits it is where the
+            bridge hand lies, a distance on the table, not a frame's travel (halved at 60 fps,
+            a rendered 1080p60 break-off's white, 3.9 radii off its spot in the stroke's first
+            frame, was never found leaving, and its track took the cue's tip).
         push_radii: a ball long at rest re-measured this far (ball radii) from its anchor, away
             from what can push it (the cue, for the cue ball; a ball come to rest against it,
             for an object ball), was pushed, not dragged
@@ -153,7 +157,8 @@ class ScheduleConfig:
         :meth:`vision.tracking.motion.MotionConfig.at_fps`). Not ``rest_speed``: it tells a ball
         at rest from the frame-to-frame jitter of its measured centre, which is as large a frame
         at any rate (halved at 60 fps, resting balls were searched instead of carried, and a
-        rendered 1080p60 roll-up lost its contact)."""
+        rendered 1080p60 roll-up lost its contact), nor ``strike_radii`` (a distance on the
+        table: see its note)."""
         ratio = fps / REFERENCE_FPS
         k = 1.0 / ratio
         return replace(
@@ -167,6 +172,5 @@ class ScheduleConfig:
             ghost_rest=frames_at(self.ghost_rest, fps),
             roll_speed=self.roll_speed * k,
             blur_radii=self.blur_radii * k,
-            strike_radii=self.strike_radii * k,
             side_decay=self.side_decay**k,
         )

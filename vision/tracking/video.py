@@ -269,6 +269,15 @@ class VideoTracker:
             self.tracker.state = replace(st, unseen=unseen)
         self._covered = self._hidden(frame, state)
         new = self.tracker.update(det, app, self._covered)
+        left = self.departed & (new.state == TrackState.SEEN) & (new.unseen == 0)
+        if np.any(left):
+            # A cue ball found leaving its spot moves at least its whole step a frame (the strike
+            # fell inside the exposure), not the fraction of it the motion filter gives a ball
+            # that was at rest: with that, a hard stroke's white (a rendered 1080p60 break-off:
+            # 26 px in its first frame, 37 in its second) fell outside its next window.
+            step = new.pos - state.pos
+            new = replace(new, vel=np.where(left[:, None], step, new.vel))
+            self.tracker.state = new
         self._report_at_rest(new)
         # A ball found again after it was lost has no reference frame showing it where it is: the
         # white, re-found after a blurred run, was compared with a frame from before it got there,
