@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from vision.detection.detections import BallDetections
-from vision.tracking.departure import pure_rows, purity
+from vision.tracking.departure import find_departure, pure_rows, purity
 from vision.tracking.detection_sets import hold, shadowed
 from vision.tracking.schedule import ScheduleConfig
+from vision.tracking.tracker import TrackerState
 
 R = 10.0
 
@@ -83,3 +84,53 @@ def test_only_a_blurred_ball_is_pure(bgr: tuple[int, int, int], pure: bool) -> N
     found = BallDetections.build(np.array([[80.0, 60.0]]), np.array([R]))
     got = pure_rows(frame, found, white, R, (0, 0, 160, 120), ScheduleConfig())
     assert got.tolist() == [pure]
+
+
+def _departure_frame(
+    ball: tuple[int, int] | None, tip: tuple[int, int] | None, piece: tuple[int, int] | None
+) -> np.ndarray:
+    """Cloth with the white at ``ball``, the cue's wood at ``tip`` and a white-ish piece (a
+    cue's ferrule, a cuff) at ``piece``."""
+    frame = np.zeros((160, 200, 3), np.uint8)
+    frame[:] = (40, 160, 30)
+    if ball is not None:
+        cv2.circle(frame, ball, round(R), (235, 240, 240), -1, cv2.LINE_AA)
+    if tip is not None:
+        cv2.circle(frame, tip, round(R), (70, 140, 190), -1, cv2.LINE_AA)
+    if piece is not None:
+        cv2.circle(frame, piece, round(R), (225, 235, 235), -1, cv2.LINE_AA)
+    return frame
+
+
+@pytest.mark.parametrize(
+    ("ball", "tip", "piece", "side", "expected"),
+    [
+        # Still on its spot: the wide search finds it there, which is no departure.
+        ((100, 80), None, None, (0.0, 0.0), None),
+        # Gone down, the cue's tip (impure) above the spot: the white below.
+        ((100, 105), (100, 62), None, (0.0, 0.0), (100, 105)),
+        # Gone down, an impure blob below the spot (the ball half under the tip), the changes
+        # long from above: the side the changes came from wins over that blob.
+        ((100, 112), (100, 93), (100, 42), (0.0, -2.0 * R), (100, 112)),
+    ],
+)
+def test_where_the_white_went(
+    ball: tuple[int, int],
+    tip: tuple[int, int] | None,
+    piece: tuple[int, int] | None,
+    side: tuple[float, float],
+    expected: tuple[int, int] | None,
+) -> None:
+    spot = np.array([[100.0, 80.0]])
+    frame = _departure_frame(ball, tip, piece)
+    look = cv2.cvtColor(np.array([[(235, 240, 240)]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
+    state = TrackerState.seed(["white"], spot, [R], colour=[0], appearance=look[None, :])
+    beside = (
+        BallDetections.build(np.array([tip], np.float64), np.array([R])) if tip else BallDetections.empty()
+    )
+    got = find_departure(frame, state, 0, ScheduleConfig(), None, None, beside, np.array(side))
+    if expected is None:
+        assert got is None
+    else:
+        assert got is not None
+        assert np.hypot(*(got.pixel[0] - expected)) < 0.3 * R

@@ -70,8 +70,17 @@ def find_departure(
         return None
     pure = pure_rows(frame, cand, state.appearance[i], r, roi, sch)
     cue = cand.pixel[: len(beside)][~pure[: len(beside)]]
-    ok = pure
-    back = np.mean(cue - state.pos[i], axis=0) if len(cue) else side
+    # Within ``hold_radii`` of its spot it has not left: the wide search, its cloth reference
+    # taken over a larger window, can find the resting ball itself there, and taken as the
+    # departure it set the white's velocity from a one-pixel step (a rendered 1080p60 in-off:
+    # the next frame's window then missed it).
+    ok = pure & (np.linalg.norm(cand.pixel - state.pos[i], axis=1) > sch.hold_radii * r)
+    # The cue's side: where an impure blob beside the spot lies, unless the changes round the
+    # resting ball came from one side by more than a radius (``side``): then that side. An
+    # impure blob beside it can be the ball itself, half under the cue's tip (a rendered 1080p60
+    # stroke: the white 5 px down its path was taken for the cue, and a piece of the cue up the
+    # other way for the white).
+    back = np.mean(cue - state.pos[i], axis=0) if len(cue) and float(np.hypot(*side)) <= r else side
     if np.any(back != 0):
         ok &= (cand.pixel - state.pos[i]) @ back < 0
     if not np.any(ok):
