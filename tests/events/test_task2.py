@@ -127,3 +127,13 @@ def test_real_pipeline_writes_a_valid_log_on_task2_clips(footage: Path, clip: in
         assert validate_input(event_to_dict(e)) is None
     answer = answer_of(events, numbers)
     assert answer.pocket is None or answer.pocket in range(1, 7)
+
+
+@pytest.mark.slow
+def test_a_black_struck_off_its_spot_is_followed_into_the_pocket(footage: Path) -> None:
+    """Task2 clip 6: the white, tracked into the black, gave the black the contact's velocity
+    before the black's own search saw it go; the track left the spot, the ghost search (asked
+    only for a ball still on its spot) was never asked, and the pot was lost."""
+    events, numbers, _, _ = run_clip(footage / "Task2" / "6.mp4")
+    answer = answer_of(events, numbers)
+    assert (answer.potted, answer.colour, answer.pocket) == (True, "black", 4)

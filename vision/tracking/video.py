@@ -158,6 +158,9 @@ class VideoTracker:
         self._hold_at = np.full((len(tracker.state.names), 2), np.nan)
         # Per ball, frames it has been carried at its anchor since it first stopped there.
         self._anchor_age = np.zeros(len(tracker.state.names), np.int64)
+        # Per ball, the frame count at which its prediction carried it off a spot it had long
+        # rested on (far in the past: never): struck there, whether or not the search saw it go.
+        self._unanchored = np.full(len(tracker.state.names), -(10**9), np.int64)
         # Per ball, frames left during which the detector re-measures it at rest every
         # ``settle_every`` frames: a ball that came to rest against it may have pushed it (see
         # _recheck_beside).
@@ -560,7 +563,12 @@ class VideoTracker:
                 # fast (Task2 clip 11: the green's, past the players' legs at the cushion). Its
                 # look is the ball's: what it shows is mostly the cloth (a fifth to a third of
                 # the ball's colour), which the look's limit refuses.
-                struck_off = left and anchored and self._anchor_age[i] >= sch.ghost_rest
+                # (Or moved off it by its prediction this frame: the tracker saw the ball that
+                # struck it arrive, and gave it the contact's velocity before its search saw it
+                # go; Task2 clip 6's black, the white tracked into it, then was never found.)
+                struck_off = left and (
+                    (anchored and self._anchor_age[i] >= sch.ghost_rest) or self._unanchored[i] == self.frames
+                )
                 streaking = self._ghosting[i] and speed[i] >= sch.roll_speed
                 wanted = (struck_off or streaking) and state.names[i] != CUE_BALL
                 if wanted and not near(found.pixel, np.array([pu, pv]), 2.0 * r + 1.5 * speed[i]):
@@ -755,6 +763,8 @@ class VideoTracker:
             return False
         close = float(np.hypot(*(state.pos[i] - a))) < self.schedule.hold_radii * float(state.radius[i])
         if not close:
+            if self._anchor_age[i] >= self.schedule.ghost_rest:
+                self._unanchored[i] = self.frames
             self._anchor[i] = np.nan
         return close
 
