@@ -367,6 +367,19 @@ def candidate_mask(small: Image, model: ClothModel) -> Mask:
     return out
 
 
+def not_cloth(
+    image: Image, ref: FloatArray | npt.NDArray[np.float32], model: ClothModel
+) -> npt.NDArray[np.bool_]:
+    """Pixels of ``image`` that are not the cloth: off its chromaticity ``ref`` (one colour or one
+    per pixel) by more than the model's threshold, or darker than any shade of it. At any scale:
+    the working mask and the full-resolution cut (:func:`vision.detection.occlusion.stand_out_fine`)
+    ask the same question."""
+    chroma, value = chromaticity(image)
+    return np.asarray(
+        (chroma_distance(chroma, ref) > model.threshold) | (value < DARK_FRACTION * model.value)
+    )
+
+
 def _candidates(
     small: Image,
     ref: FloatArray | npt.NDArray[np.float32],
@@ -374,10 +387,8 @@ def _candidates(
     box: tuple[int, int, int, int] | None = None,
 ) -> Mask:
     """:func:`candidate_mask` of ``small`` (the model's ``box`` of the picture, or all of it)."""
-    chroma, value = chromaticity(small)
-    dist = chroma_distance(chroma, ref)
     region = model.region if box is None else model.region[box[1] : box[3], box[0] : box[2]]
-    mask = ((dist > model.threshold) | (value < DARK_FRACTION * model.value)) & (region > 0)
+    mask = not_cloth(small, ref, model) & (region > 0)
     m = mask.astype(np.uint8)
     # Opening removes the chalk lines (baulk line, D: one or two pixels wide) that would
     # otherwise join the balls standing on them; closing fills a ball's highlight.

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.detection.cloth import DARK_FRACTION, ClothModel, Mask, chroma_distance, chromaticity
+from vision.detection.cloth import ClothModel, Mask, not_cloth
 from vision.detection.cluster import ClusterPrior
 from vision.detection.detections import Image
 
@@ -178,14 +178,13 @@ def stand_out_fine(
     if fx1 - fx0 < 3 or fy1 - fy0 < 3:
         return np.zeros((0, 2))
     size = (fx1 - fx0, fy1 - fy0)
-    chroma, value = chromaticity(image[fy0:fy1, fx0:fx1])
     ref: FloatArray | npt.NDArray[np.float32] = model.chroma
     if model.background is not None:
         grid = model.background[y0 : y0 + h, x0 : x0 + w]
         ref = np.asarray(cv2.resize(grid, size, interpolation=cv2.INTER_LINEAR), np.float32)
     grown = cv2.dilate(blob.astype(np.uint8), np.ones((3, 3), np.uint8))
     within = cv2.resize(grown, size, interpolation=cv2.INTER_NEAREST) > 0
-    fine = ((chroma_distance(chroma, ref) > model.threshold) | (value < DARK_FRACTION * model.value)) & within
+    fine = not_cloth(image[fy0:fy1, fx0:fx1], ref, model) & within
     # Closing fills a ball's highlight, as the working mask's does; no opening (it is what
     # joined the tip to the ball).
     closed = cv2.morphologyEx(fine.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
