@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.referee_bench import run_clip
+from benchmarks.referee_bench import run_clip, strokes_agreeing
 from benchmarks.results import benchmark_parser, publish, stamp
 from vision.synthetic.cli import SCENARIO_NAMES
 
@@ -129,6 +129,8 @@ def main() -> None:
         if not res["match"]:
             print("  expected:", res["expected"], "\n  got:     ", res["got"], flush=True)
     matched = sum(bool(r["match"]) for r in rows)
+    counts = [strokes_agreeing(r["expected"], r["got"]) for r in rows if "expected" in r]
+    agree, total = sum(a for a, _ in counts), sum(n for _, n in counts)
     cmd = (
         f"python -m benchmarks.referee_renders --size {width}x{height} --fps {args.fps:g} "
         f"--conditions {' '.join(args.conditions)} --seeds {' '.join(map(str, args.seeds))}"
@@ -140,18 +142,21 @@ def main() -> None:
         "",
         f"Calls from the video equal to the calls from the render's true log: **{matched} of "
         f"{len(rows)}** clips ({width}x{height}, {args.fps:g} fps, {' and '.join(args.conditions)} "
-        "cameras, seeds the samples do not use).",
+        f"cameras, seeds the samples do not use); **{agree} of {total}** strokes "
+        f"({100.0 * agree / max(total, 1):.1f}%; each stroke's calls, points, striker and ball on: "
+        "`benchmarks.referee_bench.by_stroke`; a clip that failed to render counts no stroke).",
         "",
         "A clip cut mid-stroke (``--max-seconds``) is compared up to the last stroke its true log completes.",
         "",
-        "| clip | same calls | rest-to-call latency (s of video) | frames/s | error |",
-        "|---|---|---|---|---|",
+        "| clip | same calls | strokes agreeing | rest-to-call latency (s of video) | frames/s | error |",
+        "|---|---|---|---|---|---|",
     ]
     for r in rows:
         lat = r.get("latency")
         fps = r.get("fps")
+        a, n = strokes_agreeing(r["expected"], r["got"]) if "expected" in r else (0, 0)
         lines.append(
-            f"| {r['clip']} | {'yes' if r['match'] else 'no'} | "
+            f"| {r['clip']} | {'yes' if r['match'] else 'no'} | {a}/{n} | "
             f"{'-' if lat is None else f'{lat:.2f}'} | {'-' if fps is None else f'{fps:.1f}'} | "
             f"{r.get('error') or '-'} |"
         )
