@@ -111,6 +111,10 @@ class ScheduleConfig:
             (:mod:`vision.tracking.streaks`): a track that wandered off its ball (onto a cue's
             tip, a shadow by a cushion) and lost what it followed has no spot to leave; the
             struck blacks of Task2 clips 6 and 12 had rested 22 and 42 frames.
+        stray_radii: farthest (ball radii) from where a ball is carried at rest that a ball of its
+            colour, found by the detector when it finds none there, is taken for it rolled on
+            (:meth:`~vision.tracking.video.VideoTracker._strayed_to`): the search window's
+            margin (``margin_radii``), which the ball's gate search then covers.
         roll_speed: speed (pixels per frame) from which an object ball counts as rolled, and is
             re-settled when it comes to rest (the cue ball only after its stroke's departure: a
             hand that places it moves it too, and a measurement dragged by the hand read as a
@@ -150,6 +154,7 @@ class ScheduleConfig:
     pack_radii: float = 2.5
     pack_speed: float = 0.5
     ghost_rest: int = 15
+    stray_radii: float = 2.0
 
     def at_fps(self, fps: float) -> ScheduleConfig:
         """This schedule for video at ``fps``: search intervals kept in seconds and per-frame

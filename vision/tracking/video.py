@@ -39,6 +39,7 @@ from vision.tracking.physics import Cushions
 from vision.tracking.pushes import pushable
 from vision.tracking.rest_report import at_rest, confirm, search_offset
 from vision.tracking.schedule import ScheduleConfig
+from vision.tracking.strays import strayed_to
 from vision.tracking.streaks import find_streaks, pick_ghost
 from vision.tracking.tracker import Tracker, TrackerState
 from vision.tracks import TrackState
@@ -195,6 +196,8 @@ class VideoTracker:
         # streaking, it was last found as a ghost and is still rolling (see _local).
         self._ghosting = np.zeros(len(tracker.state.names), bool)
         self._ghost_at = np.full((len(tracker.state.names), 2), np.nan)
+        # What the detector found round the ball it last re-measured at rest (see _strayed_to).
+        self._settle_found = BallDetections.empty()
 
     def process(self, frame: Image, thumb: npt.NDArray[np.int16] | None = None) -> TrackerState:
         """Fold one BGR frame in; returns the tracker state after it.
@@ -394,6 +397,9 @@ class VideoTracker:
             still = speed[i] < sch.rest_speed and state.unseen[i] == 0
             ref = self._ref[i]
             quiet = ref is not None and not _changed(thumb, ref, box, sch.change)
+            # Found rolled on from where it is carried (see _strayed_to): the detector's blob of it.
+            stray: BallDetections | None = None
+            strayed = False
             if still and quiet:
                 at = state.pos[i : i + 1]
                 self._carried[i] = True
@@ -415,11 +421,13 @@ class VideoTracker:
                     else:
                         self._cloth_at[i] = _ring(frame, at[0], float(r), self.region)
                         rested = self._settle(frame, i, at[0], float(r), int(state.colour[i]))
+                        stray = None if rested is not None else self._strayed_to(frame, state, i, at[0])
+                        strayed = stray is not None
                         self._rested_img[i] = thumb
                         self._rested_at[i] = np.nan if rested is None else rested
                         self._rested_cloth[i] = self._cloth_at[i]
                     self._tried[i], self._tried_at[i] = thumb, state.pos[i]
-                    if anchored and self._anchor_age[i] >= sch.settle_for:
+                    if anchored and not strayed and self._anchor_age[i] >= sch.settle_for:
                         # (The cue ball's pushes are the cue's, judged as ever.)
                         least = sch.nudge_radii if nudged and state.names[i] != CUE_BALL else sch.push_radii
                         if self._pushed(state, i, rested, least):
@@ -440,9 +448,10 @@ class VideoTracker:
                     if rested is not None:
                         at = rested[None, :]
                         self._settle_at[i] = rested
-                    self._offset[i] = self._search_offset(frame, state, i, at[0])
-                    if self._rolled[i]:
-                        self._recheck_beside(state, i, at[0])
+                    if not strayed:
+                        self._offset[i] = self._search_offset(frame, state, i, at[0])
+                        if self._rolled[i]:
+                            self._recheck_beside(state, i, at[0])
                 elif (
                     self._rolled[i]
                     and self._resting[i] < sch.settle_for
@@ -450,6 +459,8 @@ class VideoTracker:
                     and self._stirred(i, state.pos[i], thumb, box)
                 ):
                     rested = self._settle(frame, i, at[0], float(r), int(state.colour[i]))
+                    stray = None if rested is not None else self._strayed_to(frame, state, i, at[0])
+                    strayed = stray is not None
                     self._tried[i], self._tried_at[i] = thumb, state.pos[i]
                     self._rested_img[i] = None  # (measured again at its next rest)
                     away = at[0] - self._origin[i]
@@ -463,19 +474,29 @@ class VideoTracker:
                         self._resting[i] = 0
                         self._offset[i] = self._search_offset(frame, state, i, at[0])
                         self._recheck_beside(state, i, at[0])
-                self._resting[i] += 1
-                self._rolled[i] &= self._resting[i] < sch.settle_for
-                self._struck_white[i] &= self._rolled[i]
-                if not self._rolled[i]:
-                    self._origin[i] = np.nan
-                if not np.all(np.isfinite(self._anchor[i])):
-                    self._anchor_age[i] = 0
-                    self._recheck_given[i] = False
-                self._anchor[i] = at[0]
-                self._anchor_age[i] += 1
-                held.append(i)
-                held_at.append(at[0])
-                continue
+                if not strayed:
+                    self._resting[i] += 1
+                    self._rolled[i] &= self._resting[i] < sch.settle_for
+                    self._struck_white[i] &= self._rolled[i]
+                    if not self._rolled[i]:
+                        self._origin[i] = np.nan
+                    if not np.all(np.isfinite(self._anchor[i])):
+                        self._anchor_age[i] = 0
+                        self._recheck_given[i] = False
+                    self._anchor[i] = at[0]
+                    self._anchor_age[i] += 1
+                    held.append(i)
+                    held_at.append(at[0])
+                    continue
+                # Not at rest where it is carried: measured where the detector found it (below), not
+                # held to its spot (see _strayed_to).
+                self._carried[i] = False
+                self._settle_at[i] = np.nan
+                self._anchor[i] = np.nan
+                self._offset[i] = np.nan
+                self._rested_img[i] = None
+                self._tried[i] = None
+                anchored = False
             # Only the cue ball is addressed by the cue; an object ball at rest is moved by a ball,
             # gently at times (a kiss of a fraction of a radius a frame), and must follow at once
             # when one comes near it; with none near, the motion round it is a player, a cue or a
@@ -491,7 +512,13 @@ class VideoTracker:
             if left and state.names[i] == CUE_BALL:
                 left = self._bare(frame, state, i)  # (_hidden leaves the cue ball out)
             cue = state.names[i] == CUE_BALL and (speed[i] < sch.rest_speed or anchored) and not left
-            alone = (still or anchored) and not cue and not left and not self._struck(state, i, speed)
+            alone = (
+                (still or anchored)
+                and not cue
+                and not left
+                and not strayed
+                and not self._struck(state, i, speed)
+            )
             # Where the changes round it came from before this frame (this frame's own change is
             # the ball leaving when it is struck).
             side = self._cue_side[i].copy()
@@ -503,10 +530,17 @@ class VideoTracker:
             self._ref[i] = thumb
             self._settled[i] = False
             rolling = speed[i] >= sch.roll_speed and (state.names[i] != CUE_BALL or self._struck_white[i])
-            self._rolled[i] = rolling or (self._rolled[i] and not quiet)
+            self._rolled[i] = rolling or strayed or (self._rolled[i] and not quiet)
             if speed[i] >= sch.roll_speed:
                 self._heading[i] = state.vel[i] / speed[i]
             disturbed[i] = cue or alone
+            if stray is not None:
+                # Measured where it rolled on to by the detector, not the colour search: that is
+                # biased towards a ball's shadow (a green on the green cloth, pushed by the white
+                # and searched so, was measured 0.6 radii off while it crept to rest).
+                parts.append(stray)
+                looks.append(np.full((1, 3), np.nan))
+                continue
             pu, pv = u + state.vel[i, 0], v + state.vel[i, 1]
             if state.unseen[i] >= sch.lost_full:
                 continue  # left to the whole-table search
@@ -850,12 +884,14 @@ class VideoTracker:
         for the pink in sample 05). A ball beside another is re-measured beside it (the
         detector's :meth:`remeasure`, when it has one).
         """
+        self._settle_found = BallDetections.empty()
         if colour < 0:
             return None
         roi = window(at[0], at[1], at[0], at[1], 3.0 * r, frame.shape)
         found = self.detector.detect(frame, roi)
         self.roi_detections += 1
         found = self._beside(frame, found, np.arange(len(self.tracker.state.names)) == i)
+        self._settle_found = found
         found = found[np.linalg.norm(found.pixel - at, axis=1) < self.schedule.settle_radii * r]
         same = found.colour == colour
         if not np.any(same) and len(found):
@@ -868,6 +904,40 @@ class VideoTracker:
             return None
         k = int(np.argmin(np.linalg.norm(found.pixel - at, axis=1)))
         return np.asarray(found.pixel[k], np.float64)
+
+    def _strayed_to(self, frame: Image, state: TrackerState, i: int, at: FloatArray) -> BallDetections | None:
+        """Where object ball ``i``, carried at rest at ``at`` and not found there by the detector's
+        last re-measurement (:meth:`_settle`), is found rolled on to: the detector's blob there
+        (:func:`~vision.tracking.strays.strayed_to`; ``None``: nowhere, or the cue ball).
+
+        Why: a ball is carried as soon as its measured speed falls under ``rest_speed``, and a
+        slow red at the far end of a steep view, missed every other frame and then measured a
+        few pixels off its lit side, was measured at rest while it rolled on at a fifth of a
+        radius a frame, too little contrast in the grey thumbnail to count as a change: carried
+        where it stopped, it left its ball to another red's track, whose grown gate took it (a
+        rendered 1080p60 break-off, red identity switches). Such a ball is measured there this
+        frame, not carried and not held to its spot, and followed as a moving ball until it is
+        measured at rest where it is.
+        """
+        if state.names[i] == CUE_BALL:
+            return None
+        found = self._settle_found
+        others = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
+        k = strayed_to(
+            found.pixel,
+            found.colour,
+            at,
+            int(state.colour[i]),
+            float(state.radius[i]),
+            np.where(others[:, None], state.pos, np.nan),
+            self.schedule.settle_radii,
+            self.schedule.stray_radii,
+        )
+        if k is None or not self._looks_as(frame, found[k : k + 1], i)[0]:
+            # (A blob the detector names in its colour but that does not look as it has looked
+            # all along is something else: the white pressed against the green, named green.)
+            return None
+        return found[k : k + 1]
 
     def _beside(self, frame: Image, found: BallDetections, anchors: npt.NDArray[np.bool_]) -> BallDetections:
         """``found`` with the detections of the ``anchors`` balls re-measured beside the other
