@@ -28,6 +28,15 @@ def test_reads_every_frame_with_times(tmp_path: Path) -> None:
     assert frames[5].t == pytest.approx(5 / 25.0)
 
 
+def test_frame_rate_and_length_outlive_the_capture(tmp_path: Path) -> None:
+    """Read after the last frame (the capture released), the file's rate and length still hold:
+    a released capture answers 0, and the rate read 30 for a 25 fps file."""
+    src = FrameSource(str(_video(tmp_path / "a.avi")))
+    assert len(list(src.frames())) == 30
+    assert src.fps == pytest.approx(25.0)
+    assert src.frame_count == 30
+
+
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(BaulklineError, match="no such video file"):
         list(FrameSource(str(tmp_path / "none.mp4")).frames())

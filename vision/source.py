@@ -130,6 +130,10 @@ class FrameSource:
     work_width: int = WORK_WIDTH
     thumbs: bool = True
     _cap: cv2.VideoCapture | None = field(default=None, repr=False)
+    # What the container says, read once: a capture released after its last frame answers 0
+    # (the frame rate then read 30 for a 60 fps file).
+    _fps: float | None = field(default=None, repr=False)
+    _count: int | None = field(default=None, repr=False)
 
     @property
     def live(self) -> bool:
@@ -153,18 +157,21 @@ class FrameSource:
     @property
     def fps(self) -> float:
         """The source's frame rate (30 when it does not say)."""
-        cap = self._cap or self.open()
-        fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
-        return fps if 1.0 <= fps <= 480.0 else 30.0
+        if self._fps is None:
+            cap = self._cap or self.open()
+            fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
+            self._fps = fps if 1.0 <= fps <= 480.0 else 30.0
+        return self._fps
 
     @property
     def frame_count(self) -> int | None:
         """Frames the file says it has (``None`` for live sources or when unknown)."""
         if self.live:
             return None
-        cap = self._cap or self.open()
-        n = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
-        return n if n > 0 else None
+        if self._count is None:
+            cap = self._cap or self.open()
+            self._count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        return self._count if self._count > 0 else None
 
     def frames(self) -> Generator[Frame, None, None]:
         """Every frame of a file, or the newest frames of a live source in real time.
