@@ -536,6 +536,13 @@ class ClassicalDetector:
         self.cloth = learn_model(image, self.scale, source)
         return self.cloth
 
+    def changes_on_whole_table(self) -> bool:
+        """Whether the next whole-table :meth:`detect` changes the cloth model or the cluster
+        prior (an ROI detection reads both): it re-learns them every :attr:`refresh_every`
+        whole-table detections, and measures the prior while it has none."""
+        refresh = self.refresh_every > 0 and self.full_frames % self.refresh_every == 0
+        return self.cloth is None or self.prior is None or refresh
+
     def _relearn(self, image: Image) -> ClothModel:
         """A fresh cloth model of ``image``, or the old one where the cloth is hidden now."""
         assert self.cloth is not None

@@ -11,6 +11,7 @@ births, re-acquisitions and lifted balls are still found.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
@@ -81,6 +82,16 @@ class BedDetector(Protocol):
         keep: Callable[[FloatArray], npt.NDArray[np.bool_]] | None = None,
     ) -> BallDetections:
         """Balls in ``image``, colours assigned among the blobs ``keep`` accepts."""
+        ...
+
+
+@runtime_checkable
+class AheadDetector(Protocol):
+    """A detector that says whether its next whole-table detection changes what its other
+    detections read (see :meth:`vision.detection.classical.ClassicalDetector.changes_on_whole_table`)."""
+
+    def changes_on_whole_table(self) -> bool:
+        """Whether the next whole-table detection changes what other detections read."""
         ...
 
 
@@ -198,6 +209,10 @@ class VideoTracker:
         self._ghost_at = np.full((len(tracker.state.names), 2), np.nan)
         # What the detector found round the ball it last re-measured at rest (see _strayed_to).
         self._settle_found = BallDetections.empty()
+        # Whether a whole-table detection may run on a worker thread beside the balls' own
+        # searches (see _whole_table_ahead; the result is the same either way), and that thread.
+        self.overlap = True
+        self._pool: ThreadPoolExecutor | None = None
 
     def process(self, frame: Image, thumb: npt.NDArray[np.int16] | None = None) -> TrackerState:
         """Fold one BGR frame in; returns the tracker state after it.
@@ -220,9 +235,11 @@ class VideoTracker:
         self._left = []
         self._left_looks = []
         self._ghost_at[:] = np.nan
+        whole_table = periodic or (np.any(lost) and self.frames % sch.lost_every == 0)
+        ahead = self._whole_table_ahead(frame) if whole_table else None
         det, app, disturbed = self._local(frame, state, thumb)
-        if periodic or (np.any(lost) and self.frames % sch.lost_every == 0):
-            full = self._whole_table(frame)
+        if whole_table:
+            full = self._whole_table(frame) if ahead is None else ahead.result()
             # A resting ball beside another, measured from their pair's blob, re-measured beside
             # it (the event stage measures TOUCHING BALL from resting positions).
             full = self._beside(frame, full, np.hypot(state.vel[:, 0], state.vel[:, 1]) < sch.rest_speed)
@@ -353,6 +370,25 @@ class VideoTracker:
             return self.detector.detect(frame)
         tol = tracker.config.bed_tol
         return self.detector.detect(frame, keep=on_bed_filter(tracker.table_of, tol))
+
+    def _whole_table_ahead(self, frame: Image) -> Future[BallDetections] | None:
+        """The whole-table detection of ``frame`` started on a worker thread, or ``None`` where it
+        must run in its turn, after the balls' own searches (:attr:`overlap` unset, or a
+        detection that changes what the searches' detections read).
+
+        Why: it is the costliest step of a frame (about 13 ms at 720p, a frame in seven on real
+        broadcast clips), and while it changes neither the cloth model nor the cluster prior
+        (:meth:`vision.detection.classical.ClassicalDetector.changes_on_whole_table`) nothing of
+        the searches depends on it nor it on them; much of each is OpenCV and compiled work that
+        releases the GIL, so the two share the second core the reader thread leaves idle.
+        """
+        if not self.overlap or not isinstance(self.detector, AheadDetector):
+            return None
+        if self.detector.changes_on_whole_table():
+            return None
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="whole-table")
+        return self._pool.submit(self._whole_table, frame)
 
     def _local(
         self, frame: Image, state: TrackerState, thumb: npt.NDArray[np.int16]
