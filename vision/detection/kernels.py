@@ -5,6 +5,10 @@ border and by the median brightness of its pixels; in NumPy each takes a boolean
 blob's box, two fancy-indexed copies and a sort (a dozen small calls per blob, several blobs a
 frame). One compiled pass over the box does both with the same result (tests/vision/
 test_detection_kernels.py checks it against :func:`blob_border_median_reference`).
+
+The kernels release the GIL (``nogil``): they touch no Python object, and while one runs the
+video tracker's other thread (the whole-table detection run beside the balls' own searches,
+:meth:`vision.tracking.video.VideoTracker._whole_table_ahead`) goes on with its Python.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import numpy.typing as npt
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _blob_border_median(
     labels: npt.NDArray[np.int32],
     inside: npt.NDArray[np.float32],
@@ -89,7 +93,7 @@ def blob_border_median_reference(
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _clear_neighbours(
     disc: npt.NDArray[np.bool_],
     ys: npt.NDArray[np.int64],

@@ -6,6 +6,10 @@ einsums, a residual, a square root, five comparisons), each a pass over the wind
 search's own cost. One compiled pass per pixel does the same float32 arithmetic in the same order,
 so the mask is bit-for-bit the NumPy chain's (tests/test_tracking_kernels.py checks it against
 :func:`colour_mask_reference` on random windows).
+
+The kernels release the GIL (``nogil``): they touch no Python object, and while one runs the
+video tracker's other thread (the whole-table detection run beside the balls' own searches,
+:meth:`vision.tracking.video.VideoTracker._whole_table_ahead`) goes on with its Python.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from numba import njit
 Mask = npt.NDArray[np.uint8]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _colour_mask(
     lab: npt.NDArray[np.uint8],
     ref: npt.NDArray[np.float32],
@@ -121,7 +125,7 @@ def colour_mask_reference(
     return inside.astype(np.uint8)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _label_sums(
     labels: npt.NDArray[np.int32], dt: npt.NDArray[np.float32], n: int
 ) -> tuple[
@@ -178,7 +182,7 @@ def label_sums_reference(
     return area, sx, sy, peak
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _channel_medians(lab: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     # pragma: no cover - compiled; its Python twin is channel_medians_reference
     h, w, c = lab.shape
@@ -220,7 +224,7 @@ def channel_medians_reference(lab: npt.NDArray[np.uint8]) -> npt.NDArray[np.floa
     return np.asarray(np.median(lab.reshape(-1, lab.shape[-1]).astype(np.float32), axis=0), np.float32)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _disc_mean(
     patch: npt.NDArray[np.uint8], x0: int, y0: int, u: float, v: float, r: float, q: float
 ) -> npt.NDArray[np.float64]:  # pragma: no cover - compiled; its Python twin is disc_mean_reference
@@ -297,7 +301,7 @@ def disc_mean_reference(
     return np.asarray(px[keep].mean(axis=0) if np.any(keep) else px.mean(axis=0), np.float64)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _mask_box(mask: npt.NDArray[np.bool_]) -> tuple[int, int, int, int, int]:
     # pragma: no cover - compiled; its Python twin is mask_box_reference
     h, w = mask.shape
@@ -330,7 +334,7 @@ def mask_box_reference(mask: npt.NDArray[np.bool_]) -> tuple[int, int, int, int,
     return len(ys), int(ys.min()), int(ys.max()), int(xs.min()), int(xs.max())
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _plateau_sums(
     plab: npt.NDArray[np.int32], labels: npt.NDArray[np.int32], pn: int
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
@@ -379,7 +383,7 @@ def plateau_sums_reference(
     return owner, area, srow, scol
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _split_nearest(
     labels: npt.NDArray[np.int32],
     out: npt.NDArray[np.int32],
@@ -443,7 +447,7 @@ def split_nearest_reference(
         out[part[:, 0], part[:, 1]] = first + j - 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _grid_bilinear(
     px: npt.NDArray[np.float64], step: int, grid: npt.NDArray[np.float64]
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
@@ -501,7 +505,7 @@ def grid_bilinear_reference(
     return out, inside
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _local_peaks(
     dt: npt.NDArray[np.float32], deep: npt.NDArray[np.bool_], element: npt.NDArray[np.uint8], tol: np.float32
 ) -> npt.NDArray[np.bool_]:  # pragma: no cover - compiled; its Python twin is local_peaks_reference
