@@ -18,6 +18,7 @@ interpolated bilinearly, instead of undistorting every point by fixed-point iter
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -28,7 +29,8 @@ from calibration.calibrate import Calibration
 from calibration.errors import BaulklineError
 from calibration.table import TABLE
 from calibration.video import VideoCalibrator
-from vision.detection.classical import ClassicalDetector
+from vision.detection.classical import ClassicalDetector, learn_model
+from vision.detection.cloth import ClothModel
 from vision.detection.plane import jacobians
 from vision.events.infer import EventInferer
 from vision.pipeline import BallsInFrame
@@ -159,6 +161,10 @@ class LiveBalls:
     #: The calibration in force and its copy at the working size.
     _scaled: tuple[Calibration, Calibration] | None = None
     _map: PixelMap | None = None
+    #: The worker thread the seeding frame's cloth is learned on (see :meth:`_learning`), and
+    #: whether a first frame's cloth was learned while it was being calibrated.
+    _pool: ThreadPoolExecutor | None = None
+    _guessed: bool = False
 
     @classmethod
     def create(
@@ -248,12 +254,19 @@ class LiveBalls:
     def update(self, frame: Frame) -> BallsInFrame | None:
         """The balls of ``frame`` (``None`` until the table is calibrated and balls are seen)."""
         image = self.working(frame)
+        learned: Future[ClothModel] | None = None
         if self.calibrator is not None:
+            if self._video is None and self.calibrator.calibration is None and not self._guessed:
+                # The first frame's cloth is learned while the frame is calibrated: the seed
+                # learns it from that frame when it calibrates, as it mostly does (one guess a
+                # video: a frame that fails wastes one learning).
+                self._guessed = True
+                learned = self._learning(frame.index, image)
             self.calibrator.update(frame.index, frame.image)
         cal = self.calibration
         if cal is None:
             return None
-        if self._video is None and not self._seed(frame.index, image, cal):
+        if self._video is None and not self._seed(frame.index, image, cal, learned):
             return None
         assert self._video is not None
         self._video.process(image, frame.thumbnail_of(image, self.schedule.thumb))
@@ -284,10 +297,34 @@ class LiveBalls:
             names, fps=self.fps, noise_mm=self.noise_mm, bias_mm=self.bias_mm, players=players
         )
 
-    def _seed(self, index: int, image: Image, cal: Calibration) -> bool:
+    def _learning(self, index: int, image: Image) -> Future[ClothModel]:
+        """The cloth model of frame ``index`` (its working copy ``image``), learned on the worker
+        thread as :meth:`ClassicalDetector.learn` learns it.
+
+        Why a thread: seeding costs about a quarter of a second of a clip's first frame (720p:
+        the calibration 40 ms, the cloth 85 ms, the lens tabulated 40 ms, ...), work the reader's
+        core sits out; most of the cloth's cost is OpenCV (blurs, colour conversions) that
+        releases the GIL, so it overlaps the calibration and the pixel map.
+        """
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="seed")
+        return self._pool.submit(learn_model, image, self.detector.scale, f"frame {index}")
+
+    def _seed(
+        self, index: int, image: Image, cal: Calibration, learned: Future[ClothModel] | None = None
+    ) -> bool:
         """Start tracking on the first calibrated frame that shows balls: the ball set, the
-        cloth model and the playing-surface mask all come from it."""
-        cloth = self.detector.learn(image, source=f"frame {index}")
+        cloth model and the playing-surface mask all come from it.
+
+        ``learned``: the frame's cloth model being learned already (see :meth:`_learning`); it is
+        learned on the worker thread anyway while this one tabulates the lens (:class:`PixelMap`).
+        """
+        if learned is None:
+            learned = self._learning(index, image)
+        if self._map is None or self._map.calibration is not cal:
+            self._map = PixelMap(cal, z=TABLE.ball_radius)
+        cloth = learned.result()
+        self.detector.cloth = cloth
         # Only blobs on the bed may take a colour: the names given here last the whole clip
         # (see ClassicalDetector.detect's ``keep``); the tracker drops the others every frame.
         tol = TrackerConfig().bed_tol
@@ -302,4 +339,7 @@ class LiveBalls:
         tracker = Tracker(initial, fps=self.fps, to_table=self._to_table, pockets=pockets, config=config)
         region = region_mask(cloth.region, image.shape)
         self._video = VideoTracker(self.detector, tracker, self.schedule, region)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
+            self._pool = None
         return True

@@ -1,0 +1,73 @@
+"""Seeding with the first frame's cloth learned on a worker thread while it is calibrated.
+
+The seed must be the one learned in turn: the same cloth model, the same tracks, whether the
+first frame calibrates (the guess is used) or not (the guess is dropped, the seed frame learns
+its own).
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from vision.balls_stage import LiveBalls
+from vision.detection.classical import ClassicalDetector
+from vision.source import Frame, FrameSource
+
+CLIP = Path(__file__).resolve().parents[1] / "sample_videos" / "05_touching.mp4"
+FRAMES = 40
+
+
+def _frames(blank_first: bool) -> list[Frame]:
+    """The clip's first frames, after a frame of bare floor that calibrates to nothing."""
+    src = FrameSource(str(CLIP))
+    out: list[Frame] = []
+    for i, frame in enumerate(src.frames()):
+        if i >= FRAMES:
+            break
+        out.append(frame)
+    if blank_first:
+        blank = np.full_like(out[0].image, 40)
+        out = [Frame(0, 0.0, blank)] + [Frame(f.index + 1, f.t, f.image, f.small, f.thumb) for f in out]
+    return out
+
+
+def _rows(frames: list[Frame], guess: bool) -> tuple[LiveBalls, list[tuple[npt.NDArray[np.float64], ...]]]:
+    balls = LiveBalls.create(30.0)
+    balls._guessed = not guess  # (set: no guess is made)
+    rows = []
+    for frame in frames:
+        got = balls.update(frame)
+        if got is not None:
+            rows.append((got.pixel, got.position, np.asarray(got.state, np.float64)))
+    return balls, rows
+
+
+@pytest.mark.parametrize("blank_first", [False, True])
+def test_tracks_are_the_same_with_the_cloth_learned_ahead(blank_first: bool) -> None:
+    frames = _frames(blank_first)
+    ahead, with_guess = _rows(frames, guess=True)
+    _, in_turn = _rows(frames, guess=False)
+    assert ahead._guessed
+    assert len(with_guess) == len(in_turn) > 0
+    for a, b in zip(with_guess, in_turn, strict=True):
+        for x, y in zip(a, b, strict=True):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_the_cloth_learned_on_the_worker_is_the_detectors() -> None:
+    """Field by field, the model learned on the worker thread is ``ClassicalDetector.learn``'s."""
+    stage = LiveBalls.create(30.0)
+    image = stage.working(_frames(False)[0])
+    got = stage._learning(0, image).result()
+    want = ClassicalDetector().learn(image)
+    for f in fields(want):
+        a, b = getattr(got, f.name), getattr(want, f.name)
+        if a is None or b is None:
+            assert a is b, f.name
+        else:
+            np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=f.name)
