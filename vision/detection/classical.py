@@ -90,6 +90,9 @@ REFINE_MIDDLE = 0.6
 REFINE_PASSES = 2
 #: Largest refinement (working pixels) taken as a correction rather than a distraction.
 REFINE_MAX_MOVE = 1.0
+#: Diameter (radii) of the disc a lone ball's blob is opened by for its core (a ball, two
+#: radii across, keeps its shape; a strip or wedge thinner than this beside it goes).
+CORE_DIAMETER = 1.6
 #: A ball with another ball's centre nearer than this many radii is refined beside it
 #: (:func:`refine_beside`): their windows (a radius and a pixel each) overlap.
 BESIDE_RADII = 2.6
@@ -261,7 +264,8 @@ def find_balls(
     # other (foreshortening): it is split like a cluster (one cap and what is left).
     double = single_a > DOUBLE_AREA * use.single
     clusters += [k for k, d in zip(singles, double, strict=True) if d]
-    centres = [tuple(c) for c in refine_centres(image, model, single_c[~double], single_r[~double])]
+    core = _core_centroids(blobs, np.asarray(singles, np.int64)[~double], single_r[~double])
+    centres = [tuple(c) for c in refine_centres(image, model, single_c[~double], single_r[~double], core)]
     radii = list(single_r[~double])
     scores = list(np.minimum(1.0, single_a[~double]))
     dt: npt.NDArray[np.float32] | None = None
@@ -337,7 +341,38 @@ def find_balls(
     return pts[keep_ball], rad[keep_ball], np.asarray(scores, np.float64)[keep_ball], measured
 
 
-def refine_centres(image: Image, model: ClothModel, centres: FloatArray, radii: FloatArray) -> FloatArray:
+def _core_centroids(blobs: Blobs, labels: npt.NDArray[np.int64], radii: FloatArray) -> FloatArray:
+    """The working centroids of the blobs ``labels`` opened by a disc :data:`CORE_DIAMETER`
+    radii across: their round core, without the thinner things that touch the ball.
+
+    Why: the blob's centroid is what a refined centre may move :data:`REFINE_MAX_MOVE` from,
+    and the blob takes in whatever touches the ball. On two 1080p60 break-off renders the
+    green on its spot had a wedge of tinted cloth at its foot and the baulk-line's stub in its
+    blob, which put the blob's centroid 1.2 working pixels off: the refined centre (right to
+    a millimetre) was refused as too far, and the green stood 12-16 mm off its spot for the
+    whole clip, 40% of those clips' squared error at rest. A blob whose core keeps less than
+    half of it keeps its centroid.
+    """
+    out = np.asarray(blobs.centroids[labels], np.float64).reshape(-1, 2).copy()
+    for i, (k, r) in enumerate(zip(labels, radii, strict=True)):
+        x0, y0, bw, bh, _ = (int(v) for v in blobs.stats[k])
+        blob = (blobs.labels[y0 : y0 + bh, x0 : x0 + bw] == k).astype(np.uint8)
+        size = max(3, int(CORE_DIAMETER * r) | 1)
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        core = cv2.morphologyEx(np.pad(blob, size), cv2.MORPH_OPEN, disc)[size:-size, size:-size]
+        ys, xs = np.nonzero(core)
+        if len(xs) >= 0.5 * np.count_nonzero(blob):
+            out[i] = (x0 + float(xs.mean()), y0 + float(ys.mean()))
+    return out
+
+
+def refine_centres(
+    image: Image,
+    model: ClothModel,
+    centres: FloatArray,
+    radii: FloatArray,
+    core: FloatArray | None = None,
+) -> FloatArray:
     """Lone balls' centres (working scale) re-measured on the full-resolution frame.
 
     Why: a working pixel is two frame pixels, about a centimetre of cloth; the centroid of the
@@ -345,6 +380,9 @@ def refine_centres(image: Image, model: ClothModel, centres: FloatArray, radii: 
     unlike the cloth they are (:func:`_refined`), give its centroid to a fraction of a frame
     pixel. All the balls are re-measured together, pass by pass (one set of array operations
     for the frame, not one per ball: this runs on every full-frame detection).
+
+    ``core``: the blobs' round cores' centroids (:func:`_core_centroids`): a refinement within
+    :data:`REFINE_MAX_MOVE` of it is taken too (the passes still start from ``centres``).
     """
     s = model.scale
     out = centres.copy()
@@ -363,8 +401,12 @@ def refine_centres(image: Image, model: ClothModel, centres: FloatArray, radii: 
         live[idx[~ok]] = False
         u[idx[ok]], v[idx[ok]] = moved[ok, 0], moved[ok, 1]
     # Refining corrects the quantisation (under a working pixel); a bigger move was pulled
-    # by something beside the ball (a shadow, a cue's tip), so the blob's centroid stands.
+    # by something beside the ball (a shadow, a cue's tip), so the blob's centroid stands;
+    # unless it stays that near the blob's round core, which such things do not pull.
     take = np.hypot(u - u0, v - v0) <= REFINE_MAX_MOVE / s
+    if core is not None:
+        cu, cv = (core[:, 0] + 0.5) / s - 0.5, (core[:, 1] + 0.5) / s - 0.5
+        take |= np.hypot(u - cu, v - cv) <= REFINE_MAX_MOVE / s
     out[take, 0] = (u[take] + 0.5) * s - 0.5
     out[take, 1] = (v[take] + 0.5) * s - 0.5
     return out
