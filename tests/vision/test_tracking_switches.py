@@ -3,13 +3,18 @@ frame, and a lost red's grown gate over another ball's misnamed blob."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
 
 from calibration.table import Colour
-from vision.detection.detections import COLOURS
+from vision.detection.detections import COLOURS, BallDetections
 from vision.tracking.strays import strayed_to
+from vision.tracking.tracker import Tracker, TrackerState
+from vision.tracking.uncross import crosses, uncross
+from vision.tracks import TrackState
 
 RED = COLOURS.index(Colour.RED)
 PINK = COLOURS.index(Colour.PINK)
@@ -57,3 +62,93 @@ def test_strayed_to(
         reach_radii=2.0,
     )
     assert got == expect
+
+
+RT = 12.0
+
+
+def _reds_lost(pos: list[tuple[float, float]], unseen: list[int]) -> Tracker:
+    colours = np.full(len(pos), RED)
+    names = [f"red{k + 1}" for k in range(len(pos))]
+    looks = np.tile(_lab(RED_BGR), (len(pos), 1))
+    state = TrackerState.seed(names, pos, np.full(len(pos), RT), colour=colours, appearance=looks)
+    on = np.array(unseen) == 0
+    return Tracker(
+        replace(
+            state,
+            unseen=np.array(unseen, np.int64),
+            state=np.where(on, TrackState.SEEN, TrackState.PREDICTED).astype(np.int8),
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("b", "to_a", "to_b"),
+    [
+        # A pack's reds 2.3 radii apart, struck in the frame they went unseen: the nearer blob
+        # lies within both un-grown gates (synthetic 01_break_off at frame 133).
+        ((22.0, 18.0), (24.5, -6.0), (34.0, -2.0)),
+        ((22.0, 18.0), (25.0, -4.0), (40.0, 0.0)),
+        ((24.0, 0.0), (22.0, 14.0), (36.0, 6.0)),
+    ],
+)
+def test_two_reds_lost_together_do_not_cross(
+    b: tuple[float, float], to_a: tuple[float, float], to_b: tuple[float, float]
+) -> None:
+    """Two reds lost at rest the same frame and found again each take the blob that keeps
+    their paths from crossing, not the one the un-grown gate decided."""
+    a = (0.0, 0.0)
+    tracker = _reds_lost([a, b], [1, 1])
+    blob_a = np.add(a, to_a)
+    blob_b = np.add(b, to_b)
+    det = BallDetections.build(np.array([blob_a, blob_b]), np.full(2, RT), colour=np.full(2, RED))
+    tracker.update(det, np.tile(_lab(RED_BGR), (2, 1)))
+    np.testing.assert_allclose(tracker.state.pos[0], blob_a, atol=0.5 * RT)
+    np.testing.assert_allclose(tracker.state.pos[1], blob_b, atol=0.5 * RT)
+
+
+@pytest.mark.parametrize(
+    ("a0", "a1", "b0", "b1", "expect"),
+    [
+        ((0, 0), (10, 10), (0, 10), (10, 0), True),  # an X
+        ((0, 0), (10, 0), (0, 5), (10, 5), False),  # parallel
+        ((0, 0), (10, 0), (5, 1), (5, 8), False),  # one stops short of the other
+        ((0, 0), (10, 0), (10, 0), (10, 8), False),  # touching at an end
+        ((0, 0), (10, 0), (5, 0), (20, 0), False),  # along one line (one ball after the other)
+        ((0, 0), (0, 0), (-1, -1), (1, 1), False),  # a ball that did not move
+    ],
+)
+def test_crosses(
+    a0: tuple[float, float],
+    a1: tuple[float, float],
+    b0: tuple[float, float],
+    b1: tuple[float, float],
+    expect: bool,
+) -> None:
+    """Only paths crossing inside both count as tangled."""
+    pts = [np.asarray(p, np.float64) for p in (a0, a1, b0, b1)]
+    assert crosses(*pts) is expect
+    assert crosses(pts[2], pts[3], pts[0], pts[1]) is expect
+
+
+@pytest.mark.parametrize(
+    ("lost", "allowed", "expect", "swaps"),
+    [
+        # Balls 0 and 1 cross (an X); ball 2 runs apart and crosses neither.
+        ((True, True, True), (True, True, True), (0, 1, 2), 1),
+        ((True, False, True), (True, True, True), (1, 0, 2), 0),  # one of the pair not lost
+        ((True, True, True), (True, False, True), (1, 0, 2), 0),  # the gates do not admit the swap
+    ],
+)
+def test_uncross(
+    lost: tuple[bool, ...], allowed: tuple[bool, ...], expect: tuple[int, ...], swaps: int
+) -> None:
+    """Crossing paths of lost balls swap their blobs; nothing else moves."""
+    start = np.array([(0.0, 0.0), (0.0, 10.0), (50.0, 0.0)])
+    found = np.array([(10.0, 0.0), (10.0, 10.0), (60.0, 0.0)])  # (matched crossed: 0->1, 1->0)
+    match = np.array([1, 0, 2], np.int64)
+    ok = np.ones((3, 3), bool)
+    ok[1, 1] = allowed[1]
+    got = uncross(start, found, match, np.array(lost), ok)
+    assert got == swaps
+    assert tuple(int(m) for m in match) == expect

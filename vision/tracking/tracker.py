@@ -39,6 +39,7 @@ from vision.tracking.detection_sets import APART_MM, reds_apart
 from vision.tracking.motion import REFERENCE_FPS, MotionConfig, correct, frames_at, gate_distance, predict
 from vision.tracking.physics import Cushions, contacts, reflect
 from vision.tracking.reentry import reentry_allowed
+from vision.tracking.uncross import uncross
 from vision.tracks import Tracks, TrackState
 
 FloatArray = npt.NDArray[np.float64]
@@ -342,6 +343,9 @@ def step(
             sub = np.full((b, n), _BIG)
             sub[np.ix_(free, rest)] = cost[np.ix_(free, rest)]
             _assign(sub, match)
+        # Reds lost last frame whose paths to their blobs cross have each other's blob (two reds
+        # of a pack struck in the frame they went unseen; see vision.tracking.uncross).
+        uncross(pred, det.pixel, match, (state.unseen > 0) & (state.colour == _RED), cost < _BIG)
         _reacquire(state, det, appearance, pred, match, cfg, covered, reentry, table)
         _reacquire_reds(state, det, pred, match, cfg, covered, near < 1.0, table)
         # A ball matched on its contact's other hypothesis follows that one.
