@@ -11,6 +11,7 @@ import pytest
 
 from calibration.table import Colour
 from vision.detection.detections import COLOURS, BallDetections
+from vision.tracking.local import search
 from vision.tracking.strays import strayed_to
 from vision.tracking.tracker import Tracker, TrackerState
 from vision.tracking.uncross import crosses, uncross
@@ -18,7 +19,10 @@ from vision.tracks import TrackState
 
 RED = COLOURS.index(Colour.RED)
 PINK = COLOURS.index(Colour.PINK)
+CLOTH_BGR = (40, 150, 30)
 RED_BGR = (30, 30, 190)
+#: A red's specular highlight: lighter than the cloth.
+SHINE_BGR = (170, 170, 235)
 
 
 def _lab(bgr: tuple[int, int, int]) -> np.ndarray:
@@ -152,3 +156,32 @@ def test_uncross(
     got = uncross(start, found, match, np.array(lost), ok)
     assert got == swaps
     assert tuple(int(m) for m in match) == expect
+
+
+@pytest.mark.parametrize(
+    ("radius", "shine", "shift"),
+    [
+        (4.5, 1.5, (0.0, 0.0)),  # the far end of a steep view: a ring two pixels wide
+        (4.5, 1.5, (0.5, -0.5)),  # the highlight between pixels
+        (5.0, 1.8, (0.0, -1.0)),  # lit from above: the highlight high on the ball
+    ],
+)
+def test_search_finds_a_small_red_round_its_highlight(
+    radius: float, shine: float, shift: tuple[float, float]
+) -> None:
+    """A small red whose highlight (lighter than the cloth, so no part of it by the lightness
+    test) leaves a thin ring of its colour is still found, at its centre (larger balls are not
+    filled: see vision.tracking.local._FILL_BELOW)."""
+    scale = 16  # (drawn at 16x and shrunk: anti-aliased edges, as a render's)
+    big = np.zeros((60 * scale, 60 * scale, 3), np.uint8)
+    big[:] = CLOTH_BGR
+    c = np.array([30.3, 29.6])
+    cv2.circle(big, tuple((c * scale).round().astype(int)), round(radius * scale), RED_BGR, -1)
+    h = (c + np.array(shift)) * scale
+    cv2.circle(big, tuple(h.round().astype(int)), round(shine * scale), SHINE_BGR, -1)
+    img = np.asarray(cv2.resize(big, (60, 60), interpolation=cv2.INTER_AREA), np.uint8)
+    # (Centres of the shrunk picture: pixel (x + 0.5) * scale - 0.5 of the big one.)
+    centre = (c * scale + 0.5) / scale - 0.5
+    found = search(img, (5, 5, 56, 56), _lab(RED_BGR), radius)
+    assert len(found) == 1
+    assert float(np.hypot(*(found.pixel[0] - centre))) < 1.0

@@ -124,6 +124,11 @@ def search(
     if region is not None and region.shape == inside.shape:
         inside &= region
     mask = inside.view(np.uint8)  # the kernel's own 0/1 bytes, no copy
+    # A small ball darker than the cloth loses its highlight to the lightness test: the hole is
+    # filled before the opening, which round a small ball wipes out the ring left (see
+    # _fill_holes and _FILL_BELOW).
+    if l_mode < 0 and full_radius < _FILL_BELOW:
+        mask = _fill_holes(mask, _HOLE * np.pi * radius**2)
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
     # The specular highlight is not the ball's colour: close the hole it leaves.
     k = max(3, round(0.6 * radius) | 1)
@@ -153,6 +158,33 @@ def search(
     centres = np.stack([ox + (mean_x[ok] + 0.5) / s - 0.5, oy + (mean_y[ok] + 0.5) / s - 0.5], axis=1)
     scores = np.minimum(1.0, peak[ok].astype(np.float64) / max(radius, 1e-6))
     return BallDetections.build(centres, np.full(len(centres), full_radius), confidence=scores)
+
+
+def _fill_holes(mask: npt.NDArray[np.uint8], max_area: float) -> npt.NDArray[np.uint8]:
+    """``mask`` with its holes (cloth-coloured pixels it encloses, not touching the window's
+    edge) of at most ``max_area`` pixels set.
+
+    Why: a red or the black is darker than the cloth, and a pixel lighter than the cloth is no
+    part of it (see :func:`search`), but its specular highlight is lighter: the ball's pixels
+    are a ring round it. At the far end of a steep view (a ball 4-5 pixels in radius) the ring is
+    two pixels wide, and the 3x3 opening that clears specks wiped it out whole: a slowly
+    rolling red was found only in the frames its highlight fell between pixels (every other
+    frame on a rendered 1080p60 break-off), its speed was misread as rest and its track was
+    left behind (red identity switches). A hole no larger than a share of the ball's disc is
+    its highlight, not cloth between two balls (which is open to the window's edge unless
+    balls ring it).
+    """
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((mask == 0).view(np.uint8), connectivity=4)
+    if n <= 2:
+        return mask
+    h, w = mask.shape
+    x, y = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    x1, y1 = x + stats[:, cv2.CC_STAT_WIDTH], y + stats[:, cv2.CC_STAT_HEIGHT]
+    hole = (x > 0) & (y > 0) & (x1 < w) & (y1 < h) & (stats[:, cv2.CC_STAT_AREA] <= max_area)
+    hole[0] = False  # (label 0: the mask's own pixels)
+    if not np.any(hole):
+        return mask
+    return np.asarray(np.where(hole[labels], 1, mask), np.uint8)
 
 
 def _label_stats(
@@ -263,6 +295,18 @@ def _add_shallow(
             nxt += 1
     return out
 
+
+#: Largest hole (share of the ball's disc) in a ball's colour mask that is its highlight (see
+#: :func:`_fill_holes`).
+_HOLE = 0.3
+
+#: Apparent radius (pixels) below which a dark ball's highlight hole is filled (see
+#: :func:`_fill_holes`). Below it the ring the highlight leaves is at most about three pixels
+#: wide, and the 3x3 opening can wipe it out; above it the ring survives the opening and the
+#: closing that follows shuts the highlight. Filling larger balls too moved a struck red's
+#: first measured centre by 3 px on real footage (Task3 clip 16, a 10 px red), out of the
+#: gate its track allowed: its track took another red (Task3 clips 16 and 25 lost).
+_FILL_BELOW = 6.0
 
 #: Smallest distance-transform peak, in radii, of a whole ball's core (a streak's is shallower).
 _DEEP = 0.6
