@@ -38,3 +38,23 @@ def disc_appearance(image: npt.NDArray[np.uint8], pixel: FloatArray, radius: Flo
         patch = np.asarray(cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2LAB), np.uint8)
         out[i] = disc_mean(patch, x0, y0, float(u), float(v), r, 1.0 - _HIGHLIGHT)
     return out
+
+
+def thumbnail_contrast(look: FloatArray, cloth: FloatArray, radius: float, scale: float) -> float:
+    """The least grey-level change a ball of Lab ``look`` on Lab ``cloth`` (OpenCV 8-bit scale)
+    makes in a thumbnail at ``scale`` when it leaves its spot (NaN: a colour unknown).
+
+    Why: a ball is carried at rest while the thumbnail round it stays unchanged, which is a test
+    of whether it left only if its leaving shows there. A thumbnail pixel is an average: a ball
+    under a pixel across (``radius * scale``) covers at worst a quarter of its area in each of the
+    four pixels it straddles, and a red and the green cloth differ by a few tens of grey levels.
+    At the far end of a 1080p view a red's leaving changed the thumbnail by 9 levels, under the
+    change test's 12, and its track was carried on the bare spot (a rendered break-off).
+    """
+    if not (np.all(np.isfinite(look)) and np.all(np.isfinite(cloth))):
+        return float("nan")
+    pair = np.clip(np.round(np.array([[look, cloth]])), 0, 255).astype(np.uint8)
+    grey = cv2.cvtColor(cv2.cvtColor(pair, cv2.COLOR_LAB2BGR), cv2.COLOR_BGR2GRAY)[0].astype(np.float64)
+    rt = radius * scale
+    share = min(1.0, np.pi * rt * rt / 4.0)
+    return float(abs(grey[0] - grey[1]) * share)

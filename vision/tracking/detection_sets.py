@@ -110,6 +110,28 @@ def shadowed(det: BallDetections, whole: npt.NDArray[np.bool_]) -> npt.NDArray[n
     return out
 
 
+def named_as_held(found: BallDetections, held: BallDetections) -> BallDetections:
+    """``found`` with each detection within a radius of a ball carried at rest (``held``) named as
+    that ball (where the carried ball's colour is known).
+
+    Why: a ball is carried at rest only while the picture round it is unchanged since the detector
+    last measured it there, so what lies on its spot is that ball. The whole-table search's
+    centre wins the dedupe over the carried one (it measures a resting ball to a fraction of a
+    pixel), but its colour is named under the ball-set prior, across the whole table: a green at
+    the end of the baulk line, its blob joined to the chalk and split in two, came out as the
+    white beside a green (a rendered 1080p60 break-off, random camera); the green's track took
+    the half named green, off its spot, and wandered off after it.
+    """
+    if not len(found) or not len(held):
+        return found
+    d = np.linalg.norm(found.pixel[:, None, :] - held.pixel[None, :, :], axis=2)  # (found, held)
+    k = np.argmin(d, axis=1)
+    on = (d[np.arange(len(found)), k] < found.radius) & (held.colour[k] >= 0)
+    if not np.any(on & (found.colour != held.colour[k])):
+        return found
+    return found.with_colour(np.where(on, held.colour[k], found.colour), found.confidence)
+
+
 def near(points: FloatArray, p: FloatArray, reach: float) -> bool:
     """Whether any of ``points`` lies within ``reach`` of ``p``."""
     return bool(near_rows(points, p, reach).any())

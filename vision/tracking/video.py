@@ -22,7 +22,7 @@ import numpy.typing as npt
 from calibration.table import Colour
 from vision.detection.detections import UNKNOWN, BallDetections, BallDetector
 from vision.source import thumbnail
-from vision.tracking.appearance import disc_appearance
+from vision.tracking.appearance import disc_appearance, thumbnail_contrast
 from vision.tracking.bed import on_bed_filter
 from vision.tracking.departure import LAB_W, change_pull, find_departure
 from vision.tracking.detection_sets import (
@@ -30,6 +30,7 @@ from vision.tracking.detection_sets import (
     dedupe,
     hold,
     merge_windows,
+    named_as_held,
     near,
     near_rows,
     shadowed,
@@ -50,6 +51,10 @@ Image = npt.NDArray[np.uint8]
 
 #: The event-log name of the cue ball, the one ball the cue touches.
 CUE_BALL = Colour.WHITE.value
+#: A ball whose leaving changes the thumbnail by less than this many times the change test's
+#: level (see :func:`~vision.tracking.appearance.thumbnail_contrast`) is faint: the test may miss it
+#: leave (the estimate takes the mean colours; a ball's shadow side and rim differ less).
+FAINT_CHANGES = 1.5
 
 
 @runtime_checkable
@@ -192,6 +197,13 @@ class VideoTracker:
         # and whether it was carried at rest this frame.
         self._cloth_at = np.full((len(tracker.state.names), 3), np.nan)
         self._carried = np.zeros(len(tracker.state.names), bool)
+        # Per ball, whether its leaving its resting spot may change no thumbnail pixel by
+        # ``change`` (see thumbnail_contrast): then a moving ball that can reach it has it searched,
+        # however quiet the picture round it.
+        self._faint = np.zeros(len(tracker.state.names), bool)
+        # This frame's detections of the balls carried at rest (see _local).
+        self._held = BallDetections.build(np.zeros((0, 2)), np.zeros(0))
+        self._held_rows = np.zeros(0, np.int64)  # (the balls they are)
         self._covered = np.zeros(len(tracker.state.names), bool)
         # Per ball, the frame count at which the tracker last took it off the table (see
         # ``gone_for``; far in the past: never).
@@ -239,7 +251,7 @@ class VideoTracker:
         ahead = self._whole_table_ahead(frame) if whole_table else None
         det, app, disturbed = self._local(frame, state, thumb)
         if whole_table:
-            full = self._whole_table(frame) if ahead is None else ahead.result()
+            full = named_as_held(self._whole_table(frame) if ahead is None else ahead.result(), self._held)
             # A resting ball beside another, measured from their pair's blob, re-measured beside
             # it (the event stage measures TOUCHING BALL from resting positions).
             full = self._beside(frame, full, np.hypot(state.vel[:, 0], state.vel[:, 1]) < sch.rest_speed)
@@ -248,7 +260,12 @@ class VideoTracker:
             # towards the lit side of a ball).
             # Which rows came from the whole-table search (the others from the balls' own).
             whole = np.r_[np.ones(len(full), bool), np.zeros(len(det), bool)]
-            det = concat([full, det])
+            # A ball carried where the whole table shows no ball, on bare cloth, is not there: its
+            # carried row goes, and it is searched for as a ball gone from its spot.
+            gone_from = self._unsupported(frame, state, full)
+            own = np.ones(len(det), bool)
+            own[: len(self._held)] = ~gone_from
+            det, app, whole = concat([full, det[own]]), app[own], whole[np.r_[np.ones(len(full), bool), own]]
             app = np.concatenate([np.full((len(full), 3), np.nan), app])
             self.full_detections += 1
             if self._left:
@@ -292,6 +309,17 @@ class VideoTracker:
             self.tracker.state = replace(st, unseen=unseen)
         self._covered = self._hidden(frame, state)
         new = self.tracker.update(det, app, self._covered)
+        # A ball carried at rest did not move (the picture round it is unchanged): a whole-table
+        # centre that took its carried row's place a pixel off is a better measurement of where it
+        # rests, not a step. Given the step as a velocity, the green on the end of the baulk line
+        # (its blob joined to the chalk) rolled off by its prediction and was searched as a
+        # moving ball, which the colour search, green on green at the far end, did not find (a
+        # rendered 1080p60 break-off, random camera).
+        still = self._carried & (new.state == TrackState.SEEN) & (new.unseen == 0)
+        still &= np.linalg.norm(new.pos - state.pos, axis=1) < self.schedule.hold_radii * state.radius
+        if np.any(still & np.any(new.vel != 0.0, axis=1)):
+            new = replace(new, vel=np.where(still[:, None], 0.0, new.vel))
+            self.tracker.state = new
         left = self.departed & (new.state == TrackState.SEEN) & (new.unseen == 0)
         if np.any(left):
             # A cue ball found leaving its spot moves at least its whole step a frame (the strike
@@ -436,7 +464,10 @@ class VideoTracker:
             # Found rolled on from where it is carried (see _strayed_to): the detector's blob of it.
             stray: BallDetections | None = None
             strayed = False
-            if still and quiet:
+            # A faint ball (its leaving may not show in the thumbnail) that a moving ball can reach
+            # is measured by the detector instead, still or not (see ``_faint``).
+            exposed = still and quiet and self._faint[i] and self._struck(state, i, speed)
+            if still and quiet and not exposed:
                 at = state.pos[i : i + 1]
                 self._carried[i] = True
                 nudged = self._recheck_left[i] > 0 and self._recheck_left[i] % sch.settle_every == 0
@@ -463,6 +494,8 @@ class VideoTracker:
                         self._rested_at[i] = np.nan if rested is None else rested
                         self._rested_cloth[i] = self._cloth_at[i]
                     self._tried[i], self._tried_at[i] = thumb, state.pos[i]
+                    contrast = thumbnail_contrast(state.appearance[i], self._cloth_at[i], float(r), sch.thumb)
+                    self._faint[i] = contrast < FAINT_CHANGES * sch.change
                     if anchored and not strayed and self._anchor_age[i] >= sch.settle_for:
                         # (The cue ball's pushes are the cue's, judged as ever.)
                         least = sch.nudge_radii if nudged and state.names[i] != CUE_BALL else sch.push_radii
@@ -584,6 +617,11 @@ class VideoTracker:
             roi = window(min(u, pu), min(v, pv), max(u, pu), max(v, pv), ext, frame.shape)
             if not cue and self._packed(state, i, speed):
                 packs.setdefault(int(state.colour[i]), []).append(roi)
+            elif exposed:
+                # Still where it rested, as far as anything shows: the detector measures it to a
+                # fraction of a pixel; the colour search, biased to its lit side by 2-4 pixels,
+                # moved every faint ball a rolling ball passed (05_touching: rest 2.2 -> 3.4 mm).
+                rois.append(roi)
             elif np.all(np.isfinite(state.appearance[i])):
                 # A ball that vanished may have been struck: blurred over a streak several diameters
                 # long, it colours each pixel for only a fraction of the exposure.
@@ -678,9 +716,13 @@ class VideoTracker:
             parts.append(found)
             looks.append(np.full((len(found), 3), np.nan))
             self.roi_detections += 1
+        self._held = BallDetections.build(np.zeros((0, 2)), np.zeros(0))
+        self._held_rows = np.array(held, np.int64)
         if held:
-            carried = BallDetections.build(np.array(held_at), state.radius[held], colour=state.colour[held])
-            parts.insert(0, carried)
+            self._held = BallDetections.build(
+                np.array(held_at), state.radius[held], colour=state.colour[held]
+            )
+            parts.insert(0, self._held)
             looks.insert(0, state.appearance[held])
         app = np.concatenate(looks) if looks else np.zeros((0, 3))
         return concat(parts), app, disturbed
@@ -780,6 +822,27 @@ class VideoTracker:
         look = disc_appearance(frame, found.pixel, found.radius)
         ref = self.tracker.state.appearance[i]
         return np.asarray(np.linalg.norm((look - ref) * LAB_W, axis=1) < self.schedule.settle_look, bool)
+
+    def _unsupported(self, frame: Image, state: TrackerState, full: BallDetections) -> npt.NDArray[np.bool_]:
+        """Which of this frame's carried rows (``self._held``) the whole-table search ``full``
+        finds no ball on (none within a radius), their spot showing the cloth it rested on.
+
+        Why: a ball is carried while the picture round its spot stays unchanged, which also holds
+        for a track left on bare cloth: one that froze where its ball crept on, or a red the
+        change test cannot see leave at the far end of a view (a red on green cloth differs from
+        it by a few grey levels in the thumbnail). Carried, its row wins every dedupe and the
+        track never looks again; the ball itself, found by the whole-table search, stays
+        unmatched (a rendered 1080p60 break-off, random camera: 13 of 22 tracks on bare cloth
+        for the clip's last 10 s).
+        """
+        out = np.zeros(len(self._held), bool)
+        if not len(self._held):
+            return out
+        for k, i in enumerate(self._held_rows):
+            if near(full.pixel, self._held.pixel[k], float(self._held.radius[k])):
+                continue
+            out[k] = self._bare(frame, state, int(i))
+        return out
 
     def _bare(self, frame: Image, state: TrackerState, i: int) -> bool:
         """Whether ball ``i``'s spot shows the cloth it rested on (within ``cover``); unknown
