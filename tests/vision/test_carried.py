@@ -18,7 +18,7 @@ import pytest
 from calibration.table import Colour
 from vision.detection.detections import COLOURS, BallDetections
 from vision.source import thumbnail
-from vision.tracking.appearance import disc_appearance
+from vision.tracking.appearance import disc_appearance, thumbnail_contrast
 from vision.tracking.detection_sets import named_as_held
 from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.tracker import Tracker, TrackerState
@@ -188,3 +188,33 @@ def test_a_resting_ball_a_moving_ball_can_reach_follows_its_measurements() -> No
     assert b[0] - b0[0] > 4 * R  # (it did roll away)
     assert np.linalg.norm(out.pos[1] - b) < 0.5 * R
     assert np.linalg.norm(out.pos[0] - a) < 0.5 * R
+
+
+def _lab(bgr: tuple[int, int, int]) -> npt.NDArray[np.float64]:
+    return np.asarray(cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0], np.float64)
+
+
+@pytest.mark.parametrize(
+    ("ball", "radius", "faint"),
+    [
+        # A red at the far end of a 1080p view (4.7 working pixels): 9 levels measured, faint.
+        ((61, 53, 252), 4.7, True),
+        # The same red twice as large covers whole thumbnail pixels: its leaving shows.
+        ((61, 53, 252), 10.0, False),
+        # A white shows at any size the tracker works at.
+        ((235, 235, 235), 4.7, False),
+        # A green ball on the green cloth is faint even when large.
+        ((60, 110, 25), 12.0, True),
+    ],
+)
+def test_thumbnail_contrast_says_which_balls_may_leave_unseen(
+    ball: tuple[int, int, int], radius: float, faint: bool
+) -> None:
+    cloth = _lab((35, 118, 22))
+    sch = ScheduleConfig()
+    c = thumbnail_contrast(_lab(ball), cloth, radius, sch.thumb)
+    assert (c < 1.5 * sch.change) is faint
+
+
+def test_thumbnail_contrast_of_an_unknown_colour_is_nan() -> None:
+    assert np.isnan(thumbnail_contrast(np.full(3, np.nan), np.zeros(3), 5.0, 0.125))
