@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.table import Colour
-from vision.detection.detections import UNKNOWN, BallDetections, BallDetector
+from vision.detection.detections import COLOURS, UNKNOWN, BallDetections, BallDetector
 from vision.source import thumbnail
 from vision.tracking.appearance import disc_appearance, thumbnail_contrast
 from vision.tracking.bed import on_bed_filter
@@ -51,6 +51,11 @@ Image = npt.NDArray[np.uint8]
 
 #: The event-log name of the cue ball, the one ball the cue touches.
 CUE_BALL = Colour.WHITE.value
+#: The detector's index of the one colour the table holds several balls of.
+RED = COLOURS.index(Colour.RED)
+#: Least confidence of a whole-table detection of a one-ball colour found away from where that
+#: ball is carried for it to say the ball is not there (see ``_unsupported``).
+ELSEWHERE_CONFIDENCE = 0.5
 #: A ball whose leaving changes the thumbnail by less than this many times the change test's
 #: level (see :func:`~vision.tracking.appearance.thumbnail_contrast`) is faint: the test may miss it
 #: leave (the estimate takes the mean colours; a ball's shadow side and rim differ less).
@@ -250,6 +255,7 @@ class VideoTracker:
         whole_table = periodic or (np.any(lost) and self.frames % sch.lost_every == 0)
         ahead = self._whole_table_ahead(frame) if whole_table else None
         det, app, disturbed = self._local(frame, state, thumb)
+        elsewhere = np.zeros(len(state.names), bool)  # (carried, and found away from it: see below)
         if whole_table:
             full = named_as_held(self._whole_table(frame) if ahead is None else ahead.result(), self._held)
             # A resting ball beside another, measured from their pair's blob, re-measured beside
@@ -262,7 +268,8 @@ class VideoTracker:
             whole = np.r_[np.ones(len(full), bool), np.zeros(len(det), bool)]
             # A ball carried where the whole table shows no ball, on bare cloth, is not there: its
             # carried row goes, and it is searched for as a ball gone from its spot.
-            gone_from = self._unsupported(frame, state, full)
+            gone_from, found_away = self._unsupported(frame, state, full)
+            elsewhere[self._held_rows[found_away]] = True
             own = np.ones(len(det), bool)
             own[: len(self._held)] = ~gone_from
             det, app, whole = concat([full, det[own]]), app[own], whole[np.r_[np.ones(len(full), bool), own]]
@@ -307,6 +314,13 @@ class VideoTracker:
             st = self.tracker.state
             unseen = np.where(self.departed, np.maximum(st.unseen, 1), st.unseen)
             self.tracker.state = replace(st, unseen=unseen)
+        if np.any(elsewhere):
+            # Found away from where it was carried: lost there, its gate grown to the whole-table
+            # search's reach at once (searched round the bare spot, the green's colour search took
+            # the chalk there for it again).
+            st = self.tracker.state
+            unseen = np.where(elsewhere, np.maximum(st.unseen, sch.lost_full), st.unseen)
+            self.tracker.state = replace(st, unseen=unseen)
         self._covered = self._hidden(frame, state)
         new = self.tracker.update(det, app, self._covered)
         # A ball carried at rest did not move (the picture round it is unchanged): a whole-table
@@ -315,7 +329,9 @@ class VideoTracker:
         # (its blob joined to the chalk) rolled off by its prediction and was searched as a
         # moving ball, which the colour search, green on green at the far end, did not find (a
         # rendered 1080p60 break-off, random camera).
-        still = self._carried & (new.state == TrackState.SEEN) & (new.unseen == 0)
+        # Only a whole-table search's centre: in other frames the carried row is the ball's spot
+        # itself, and a carried track matched off it has met a ball rolling through its spot.
+        still = self._carried & (new.state == TrackState.SEEN) & (new.unseen == 0) & whole_table
         still &= np.linalg.norm(new.pos - state.pos, axis=1) < self.schedule.hold_radii * state.radius
         if np.any(still & np.any(new.vel != 0.0, axis=1)):
             new = replace(new, vel=np.where(still[:, None], 0.0, new.vel))
@@ -823,9 +839,12 @@ class VideoTracker:
         ref = self.tracker.state.appearance[i]
         return np.asarray(np.linalg.norm((look - ref) * LAB_W, axis=1) < self.schedule.settle_look, bool)
 
-    def _unsupported(self, frame: Image, state: TrackerState, full: BallDetections) -> npt.NDArray[np.bool_]:
+    def _unsupported(
+        self, frame: Image, state: TrackerState, full: BallDetections
+    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
         """Which of this frame's carried rows (``self._held``) the whole-table search ``full``
-        finds no ball on (none within a radius), their spot showing the cloth it rested on.
+        finds no ball on (none within a radius), their spot showing the cloth it rested on; and
+        which of those it found elsewhere (see below).
 
         Why: a ball is carried while the picture round its spot stays unchanged, which also holds
         for a track left on bare cloth: one that froze where its ball crept on, or a red the
@@ -834,15 +853,24 @@ class VideoTracker:
         track never looks again; the ball itself, found by the whole-table search, stays
         unmatched (a rendered 1080p60 break-off, random camera: 13 of 22 tracks on bare cloth
         for the clip's last 10 s).
+
+        A ball of a one-ball colour the search finds, confidently, elsewhere (two radii and more
+        away) is not on its carried spot either, however the spot looks: the chalk where the
+        baulk line meets the D made the green's spot, the green gone, look covered, and its
+        track stayed there while the green rolled to a cushion and back (a rendered
+        red-then-colour, random camera).
         """
         out = np.zeros(len(self._held), bool)
-        if not len(self._held):
-            return out
+        away = np.zeros(len(self._held), bool)
         for k, i in enumerate(self._held_rows):
-            if near(full.pixel, self._held.pixel[k], float(self._held.radius[k])):
+            at, r, colour = self._held.pixel[k], float(self._held.radius[k]), int(self._held.colour[k])
+            if near(full.pixel, at, r):
                 continue
-            out[k] = self._bare(frame, state, int(i))
-        return out
+            if colour >= 0 and colour != RED:
+                mine = (full.colour == colour) & (full.confidence >= ELSEWHERE_CONFIDENCE)
+                away[k] = bool(np.any(mine)) and not near(full.pixel[mine], at, 2.0 * r)
+            out[k] = away[k] or self._bare(frame, state, int(i))
+        return out, away
 
     def _bare(self, frame: Image, state: TrackerState, i: int) -> bool:
         """Whether ball ``i``'s spot shows the cloth it rested on (within ``cover``); unknown
