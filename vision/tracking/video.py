@@ -206,9 +206,9 @@ class VideoTracker:
         # ``change`` (see thumbnail_contrast): then a moving ball that can reach it has it searched,
         # however quiet the picture round it.
         self._faint = np.zeros(len(tracker.state.names), bool)
-        # This frame's detections of the balls carried at rest (see _local).
-        self._held = BallDetections.build(np.zeros((0, 2)), np.zeros(0))
-        self._held_rows = np.zeros(0, np.int64)  # (the balls they are)
+        # This frame's detections of the balls carried at rest (see _local), in the order of
+        # ``np.flatnonzero(self._carried)``.
+        self._held = BallDetections.empty()
         self._covered = np.zeros(len(tracker.state.names), bool)
         # Per ball, the frame count at which the tracker last took it off the table (see
         # ``gone_for``; far in the past: never).
@@ -269,7 +269,7 @@ class VideoTracker:
             # A ball carried where the whole table shows no ball, on bare cloth, is not there: its
             # carried row goes, and it is searched for as a ball gone from its spot.
             gone_from, found_away = self._unsupported(frame, state, full)
-            elsewhere[self._held_rows[found_away]] = True
+            elsewhere[np.flatnonzero(self._carried)[found_away]] = True
             own = np.ones(len(det), bool)
             own[: len(self._held)] = ~gone_from
             det, app, whole = concat([full, det[own]]), app[own], whole[np.r_[np.ones(len(full), bool), own]]
@@ -732,8 +732,7 @@ class VideoTracker:
             parts.append(found)
             looks.append(np.full((len(found), 3), np.nan))
             self.roi_detections += 1
-        self._held = BallDetections.build(np.zeros((0, 2)), np.zeros(0))
-        self._held_rows = np.array(held, np.int64)
+        self._held = BallDetections.empty()
         if held:
             self._held = BallDetections.build(
                 np.array(held_at), state.radius[held], colour=state.colour[held]
@@ -862,7 +861,7 @@ class VideoTracker:
         """
         out = np.zeros(len(self._held), bool)
         away = np.zeros(len(self._held), bool)
-        for k, i in enumerate(self._held_rows):
+        for k, i in enumerate(np.flatnonzero(self._carried)):
             at, r, colour = self._held.pixel[k], float(self._held.radius[k]), int(self._held.colour[k])
             if near(full.pixel, at, r):
                 continue
