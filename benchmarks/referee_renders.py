@@ -50,12 +50,13 @@ class Render:
 
 def render(r: Render, out: Path) -> Path:
     """The clip's video, rendered into ``out`` unless it is there already."""
-    from vision.synthetic.clip import render_clip
+    from vision.synthetic.clip import render_clip, write_cover_only
     from vision.synthetic.conditions import broadcast, random_conditions
     from vision.synthetic.scenarios import simulate_sequence
 
     path = out / f"{r.name}.mp4"
-    if path.exists() and path.with_suffix("").with_suffix(".truth.jsonl").exists():
+    rendered = path.exists() and (out / f"{r.name}.truth.jsonl").exists()
+    if rendered and (out / f"{r.name}.cover.csv").exists():
         return path
     out.mkdir(parents=True, exist_ok=True)
     if r.conditions == "random":
@@ -63,6 +64,9 @@ def render(r: Render, out: Path) -> Path:
     else:
         cond = broadcast(r.width, r.height, r.fps)
     timeline = simulate_sequence(r.scenario, r.seed)
+    if rendered:  # cached before the cover truth existed: add it, keep the video
+        write_cover_only(timeline, cond, out, r.name, r.max_seconds)
+        return path
     files = render_clip(timeline, cond, out, r.name, r.seed, r.max_seconds)
     return files.video
 

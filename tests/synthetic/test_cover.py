@@ -135,3 +135,27 @@ def test_cover_only_rewrites_a_committed_samples_cover(tmp_path: Path, tracks_ch
         assert status != 0 and not written.exists()
     else:
         assert status == 0 and written.read_bytes() == (root / f"{name}.cover.csv").read_bytes()
+
+
+def test_a_cached_render_without_cover_gets_its_cover_and_keeps_its_video(tmp_path: Path) -> None:
+    """The renders bench adds the cover truth to a clip cached before it existed, from the
+    timeline alone: the video (minutes to render at 1080p60) is neither rendered nor touched."""
+    from benchmarks.referee_renders import Render, render
+    from vision.synthetic.clip import frame_times, truth_tracks
+    from vision.synthetic.scenarios import simulate_sequence
+
+    clip = Render("touching", 101, 320, 180, 30.0, "broadcast", 2.0)
+    cond = broadcast(clip.width, clip.height, clip.fps)
+    timeline = simulate_sequence(clip.scenario, clip.seed)
+    times = frame_times(timeline, cond.fps)
+    times = times[times <= clip.max_seconds]
+    truth_tracks(timeline, cond, times).to_csv(tmp_path / f"{clip.name}.tracks.csv")
+    video = tmp_path / f"{clip.name}.mp4"
+    video.write_bytes(b"cached video")
+    (tmp_path / f"{clip.name}.truth.jsonl").write_text("")
+
+    assert render(clip, tmp_path) == video
+    assert video.read_bytes() == b"cached video"
+    cover = read_cover_csv(tmp_path / f"{clip.name}.cover.csv", timeline.ball_names, len(times))
+    assert cover.shape == (len(times), len(timeline.ball_names))
+    assert np.nanmax(cover) > 0.0  # the player's cue and hand do cover a ball while addressing it

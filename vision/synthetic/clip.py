@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -208,3 +209,39 @@ def render_clip(
     info["conditions"] = conditions.name
     camera_path.write_text(json.dumps(info, indent=2) + "\n")
     return ClipFiles(video, truth, tracks_path, camera_path, cover_path, len(times))
+
+
+def write_cover_only(
+    timeline: Timeline, conditions: Conditions, out_dir: Path, name: str, max_seconds: float | None = None
+) -> Path:
+    """Write ``out_dir/name.cover.csv`` beside an already rendered clip, without rendering it.
+
+    Why: clips rendered before the cover truth existed (committed samples, cached renders)
+    would otherwise count balls under a player's body in the detection recall; rendering a
+    1080p60 clip again takes minutes, its cover alone a fraction of that.
+
+    Args:
+        timeline: the clip's timeline, simulated again from its scenario and seed.
+        max_seconds: the cut the clip was rendered with.
+
+    Raises:
+        BaulklineError: the clip's ``NAME.tracks.csv`` is missing, or the regenerated
+            timeline does not reproduce it exactly (the cover would describe another clip).
+    """
+    committed = out_dir / f"{name}.tracks.csv"
+    if not committed.is_file():
+        raise BaulklineError(f"{committed}: missing; render the clip first")
+    times = frame_times(timeline, conditions.fps)
+    if max_seconds is not None:
+        times = times[times <= max_seconds]
+    with tempfile.TemporaryDirectory() as tmp:
+        again = Path(tmp) / "tracks.csv"
+        truth_tracks(timeline, conditions, times).to_csv(again)
+        if again.read_bytes() != committed.read_bytes():
+            raise BaulklineError(
+                f"{committed}: the regenerated timeline does not reproduce it; cover not written "
+                "(re-render the clip instead)"
+            )
+    path = out_dir / f"{name}.cover.csv"
+    write_cover_csv(path, timeline.ball_names, truth_cover(timeline, conditions, times))
+    return path

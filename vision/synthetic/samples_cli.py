@@ -17,11 +17,6 @@ import argparse
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from vision.synthetic.conditions import Conditions
-    from vision.synthetic.timeline import Timeline
 
 #: Largest size a committed clip may have (issue 2 item 6).
 MAX_BYTES = 3 * 1024 * 1024
@@ -117,7 +112,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Simulate and render every sample; prints one line per clip with its size and time."""
     from calibration.errors import BaulklineError
-    from vision.synthetic.clip import ensure_writable, render_clip
+    from vision.synthetic.clip import ensure_writable, render_clip, write_cover_only
     from vision.synthetic.conditions import broadcast, random_conditions
     from vision.synthetic.scenarios import simulate_sequence
 
@@ -142,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
             cond = broadcast(s.width, s.height, s.fps)
         timeline = simulate_sequence(s.scenario, s.seed)
         if args.cover_only:
-            path = write_cover_only(timeline, cond, args.out, s)
+            path = write_cover_only(timeline, cond, args.out, s.name, s.max_seconds)
             print(f"{path}: {time.perf_counter() - t0:.1f} s", flush=True)
             continue
         files = render_clip(timeline, cond, args.out, s.name, s.seed, s.max_seconds)
@@ -152,33 +147,3 @@ def run(args: argparse.Namespace) -> int:
         dt = time.perf_counter() - t0
         print(f"{files.video}: {files.frames} frames, {size / 1e6:.2f} MB, {dt:.1f} s", flush=True)
     return 0
-
-
-def write_cover_only(timeline: Timeline, cond: Conditions, out: Path, sample: Sample) -> Path:
-    """Write ``sample``'s ``NAME.cover.csv`` beside its committed clip, without rendering.
-
-    Raises:
-        BaulklineError: the regenerated timeline does not reproduce the clip's
-            ``NAME.tracks.csv`` exactly (the cover would describe another clip).
-    """
-    import tempfile
-
-    from calibration.errors import BaulklineError
-    from vision.synthetic.clip import frame_times, truth_cover, truth_tracks
-    from vision.synthetic.cover import write_cover_csv
-
-    committed = out / f"{sample.name}.tracks.csv"
-    times = frame_times(timeline, cond.fps)
-    if sample.max_seconds is not None:
-        times = times[times <= sample.max_seconds]
-    with tempfile.TemporaryDirectory() as tmp:
-        again = Path(tmp) / "tracks.csv"
-        truth_tracks(timeline, cond, times).to_csv(again)
-        if again.read_bytes() != committed.read_bytes():
-            raise BaulklineError(
-                f"{committed}: the regenerated timeline does not reproduce it; cover not written "
-                "(re-render the clip instead)"
-            )
-    path = out / f"{sample.name}.cover.csv"
-    write_cover_csv(path, timeline.ball_names, truth_cover(timeline, cond, times))
-    return path
