@@ -70,6 +70,21 @@ class SynthResult:
     has_cover: bool = True
 
 
+@dataclass(frozen=True)
+class RestSample:
+    """One ball-frame counted in the rest RMS: where the true ball was and the track's error."""
+
+    clip: str
+    frame: int
+    ball: str
+    true_mm: tuple[float, float]
+    error_mm: tuple[float, float]
+    #: Every true ball on the cloth this frame, flattened ``(x0, y0, x1, y1, ...)`` (mm).
+    others_mm: tuple[float, ...]
+    #: The camera's centre over the table (mm), for the error's direction from it.
+    camera_mm: tuple[float, float]
+
+
 def visible_balls(on_cloth: npt.NDArray[np.bool_], cover: FloatArray | None) -> npt.NDArray[np.bool_]:
     """Balls the recall counts: on the cloth and covered at most :data:`MAX_COVERED` (every
     ball on the cloth where there is no ``cover``)."""
@@ -92,8 +107,10 @@ def load_cover(name: str, truth: Tracks, root: Path = SAMPLES) -> FloatArray | N
     return read_cover_csv(path, truth.ball_names, len(truth.times))
 
 
-def evaluate(name: str, root: Path = SAMPLES) -> SynthResult:
-    """Track one sample clip through the live stage and compare it with its truth."""
+def evaluate(name: str, root: Path = SAMPLES, samples: list[RestSample] | None = None) -> SynthResult:
+    """Track one sample clip through the live stage and compare it with its truth; each
+    ball-frame counted at rest is appended to ``samples`` when given (see
+    :mod:`benchmarks.rest_breakdown`)."""
     truth = Tracks.from_csv(root / f"{name}.tracks.csv")
     cover = load_cover(name, truth, root)
     camera = Camera.from_dict(json.loads((root / f"{name}.camera.json").read_text()))
@@ -155,6 +172,18 @@ def evaluate(name: str, root: Path = SAMPLES) -> SynthResult:
             xy = camera.pixels_to_table(ours.pixel[i, j][None], z=TABLE.ball_radius)[0]
             sq += float(np.sum((xy - truth.position[i, k]) ** 2))
             n_rest += 1
+            if samples is not None:
+                samples.append(
+                    RestSample(
+                        name,
+                        i + skip,
+                        truth.ball_names[k],
+                        (float(truth.position[i, k, 0]), float(truth.position[i, k, 1])),
+                        (float(xy[0] - truth.position[i, k, 0]), float(xy[1] - truth.position[i, k, 1])),
+                        tuple(float(v) for v in truth.position[i][t_seen[i]].reshape(-1)),
+                        (float(camera.centre[0]), float(camera.centre[1])),
+                    )
+                )
     return SynthResult(
         name,
         int(t_vis.sum()),
