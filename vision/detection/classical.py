@@ -194,12 +194,20 @@ def find_balls(
     model: ClothModel,
     prior: ClusterPrior | None = None,
     remeasure: bool = True,
+    fine: bool = False,
+    fine_prior: bool = False,
 ) -> tuple[FloatArray, FloatArray, FloatArray, ClusterPrior | None]:
     """Ball centres ``(N, 2)``, radii and scores (working scale) from the candidate mask.
 
     Also returns the cluster prior measured on this image's lone balls (``None`` when there
     are too few, or when ``prior`` is given and ``remeasure`` is false); clusters are split
     with it, or with ``prior`` (a previous frame's) when the image has too few lone balls.
+
+    ``fine``: the balls of clusters are placed at their caps to a fraction of a pixel, each
+    with the cap offset the lone balls near it show (:func:`split_blob`), and the prior is
+    measured so (the spot a resting ball is reported at; see
+    :meth:`vision.tracking.video.VideoTracker._fine_spot`). ``fine_prior``: the fine prior
+    is measured too, beside the usual one, as its :attr:`ClusterPrior.fine`.
     """
     blobs = Blobs.of(mask, model.box)
     empty = np.zeros((0, 2)), np.zeros(0), np.zeros(0), None
@@ -253,19 +261,26 @@ def find_balls(
         if singles
         else np.zeros(0)
     )
-    # A video's prior is measured once in a while, not on every frame (it costs a crop per ball).
+    core = _core_centroids(blobs, np.asarray(singles, np.int64), single_r)
+    refined = refine_centres(image, model, single_c, single_r, core)
+    # A video's prior is measured once in a while, not on every frame (it costs a crop per ball),
+    # from the refined centres: the caps' offsets from them place the balls of clusters.
     measured = (
         None
         if prior is not None and not remeasure
-        else measure_prior(image, (single_c + 0.5) / s - 0.5, single_r / s, single_a)
+        else measure_prior(
+            image, ((refined if fine else single_c) + 0.5) / s - 0.5, single_r / s, single_a, fine
+        )
     )
+    if measured is not None and not fine and fine_prior:
+        fp = measure_prior(image, (refined + 0.5) / s - 0.5, single_r / s, single_a, True)
+        measured = replace(measured, fine=fp)
     use = measured or prior or ClusterPrior()
     # A "single" much larger than this frame's lone ball may be two balls, one half hiding the
     # other (foreshortening): it is split like a cluster (one cap and what is left).
     double = single_a > DOUBLE_AREA * use.single
     clusters += [k for k, d in zip(singles, double, strict=True) if d]
-    core = _core_centroids(blobs, np.asarray(singles, np.int64)[~double], single_r[~double])
-    centres = [tuple(c) for c in refine_centres(image, model, single_c[~double], single_r[~double], core)]
+    centres = [tuple(c) for c in refined[~double]]
     radii = list(single_r[~double])
     scores = list(np.minimum(1.0, single_a[~double]))
     dt: npt.NDArray[np.float32] | None = None
@@ -285,7 +300,18 @@ def find_balls(
             continue
         r = float(r_all[k - 1])
         capped = np.asarray(
-            split_blob(image, sub, (x0, y0), r, s, use, model.squash, attached=True, region=model.region > 0)
+            split_blob(
+                image,
+                sub,
+                (x0, y0),
+                r,
+                s,
+                use,
+                model.squash,
+                attached=True,
+                region=model.region > 0,
+                fine=fine,
+            )
         )
         capped = capped.reshape(-1, 2)
         # A ball without a cap (the white) on the strip stands out of it by its shape.
@@ -327,7 +353,9 @@ def find_balls(
             _add(centres, radii, scores, *_finer(image, model, sub, (x0, y0), r, use, cut), CUT_SCORE)
             continue
         # As thick as an arm: balls only if every ball shows its cap.
-        found = split_blob(image, sub, (x0, y0), r, s, use, model.squash, need_caps=thickest > 2.6 * r)
+        found = split_blob(
+            image, sub, (x0, y0), r, s, use, model.squash, need_caps=thickest > 2.6 * r, fine=fine
+        )
         for c in found:
             centres.append(c)
             radii.append(r)
@@ -598,6 +626,7 @@ class ClassicalDetector:
         image: Image,
         roi: tuple[int, int, int, int] | None = None,
         keep: Callable[[FloatArray], BoolArray] | None = None,
+        fine: bool = False,
     ) -> BallDetections:
         """Balls in a BGR frame (optionally only inside ``roi`` = ``(x0, y0, x1, y1)`` pixels).
 
@@ -607,6 +636,9 @@ class ClassicalDetector:
         ball takes a colour from a ball that is one. A piece of a cushion's green nose beside a
         pocket, outside the bed, took the green, and the green on its spot was named the white
         (in hand at a break-off), for the whole clip (a rendered 1080p60 break-off).
+
+        ``fine`` (with ``roi``): clusters split at their caps to a fraction of a pixel, with
+        the local cap offsets of the video's fine prior (see :func:`find_balls`).
         """
         model = self.cloth
         if model is None:
@@ -621,7 +653,14 @@ class ClassicalDetector:
             crop = image[int(y0 / s) : int(y1 / s), int(x0 / s) : int(x1 / s)]
             small = downscale(crop, s)[: y1 - y0, : x1 - x0]
             sub = _crop_model(model, x0, y0, small.shape[1], small.shape[0])
-            centres, radii, scores, _ = find_balls(crop, small, candidate_mask(small, sub), sub, self.prior)
+            # The prior's lone balls are placed in the whole frame; the crop's pixels start at its corner.
+            prior = self.prior
+            if fine and prior is not None and prior.fine is not None:
+                prior = prior.fine
+            prior = None if prior is None else prior.moved(int(x0 / s), int(y0 / s))
+            centres, radii, scores, _ = find_balls(
+                crop, small, candidate_mask(small, sub), sub, prior, fine=fine
+            )
             centres = centres + np.array([x0, y0], np.float64)
         else:
             refresh = self.refresh_every > 0 and self.full_frames % self.refresh_every == 0
@@ -634,7 +673,13 @@ class ClassicalDetector:
             # 3 grew a green when scored after still 2 by one detector).
             prior = self.prior if self.cloth is not None else None
             centres, radii, scores, measured = find_balls(
-                image, small, candidate_mask(small, model), model, prior, refresh or self.cloth is None
+                image,
+                small,
+                candidate_mask(small, model),
+                model,
+                prior,
+                refresh or self.cloth is None,
+                fine_prior=True,
             )
             if measured is not None:
                 self.prior = measured
@@ -656,6 +701,33 @@ class ClassicalDetector:
             det, feats = det[~shade], feats[~shade]
         colour, conf = self.classifier.assign(feats)
         return det.with_colour(colour, conf * det.confidence)
+
+    def by_outline(self, pixel: FloatArray, radius: FloatArray) -> BoolArray:
+        """Which balls (frame ``pixel`` ``(N, 2)``, ``radius`` ``(N,)``) lie within
+        :data:`CUSHION_REACH` radii of the bed's outline or :data:`POCKET_REACH_BORDER` of a
+        pocket: a window a few radii round them holds the cushion's nose, its shade strip or
+        the pocket's fall (all of them, without a cloth model).
+
+        Why: what the fine mode changes (:meth:`detect` with ``fine``) is a correction of
+        caps and cap offsets only where the window round the ball is cloth and balls. By the
+        outline the two modes split the ball out of the cushion's strip differently: on Task2
+        clip 18 a red in the jaws of a corner pocket was put back 1.6 px to where it had lain
+        before it crept towards the pocket, and its pot was lost.
+        """
+        pts = np.asarray(pixel, np.float64).reshape(-1, 2)
+        model = self.cloth
+        if model is None:
+            return np.ones(len(pts), bool)
+        s = model.scale
+        rad = np.asarray(radius, np.float64).reshape(-1) * s
+        work = (pts + 0.5) * s - 0.5
+        iy = np.clip(np.round(work[:, 1]).astype(np.int64), 0, model.inside.shape[0] - 1)
+        ix = np.clip(np.round(work[:, 0]).astype(np.int64), 0, model.inside.shape[1] - 1)
+        out = model.inside[iy, ix] < CUSHION_REACH * rad
+        pockets = np.array(
+            [near_pocket(model, c, r, POCKET_REACH_BORDER) for c, r in zip(work, rad, strict=True)]
+        )
+        return np.asarray(out | pockets.reshape(-1).astype(bool), np.bool_)
 
     def remeasure(
         self, image: Image, det: BallDetections, balls: FloatArray, radii: FloatArray, anchors: BoolArray

@@ -20,7 +20,7 @@ ROI detections of the same video.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -60,6 +60,11 @@ CAPLESS_CLEAR = 1.1
 #: A row of at least STICK_BALLS centres within STICK_OFFSET radii (RMS) of a line is a cue.
 STICK_BALLS = 3
 STICK_OFFSET = 0.3
+#: Offsets of lone balls nearer than this many radii to a cap weigh alike (:meth:`ClusterPrior.offsets_at`).
+SAMPLE_REACH = 1.0
+#: A lone ball's cap offset further than this many radii from the median is not a lone ball's
+#: (two balls taken for one, a ball's cap hidden).
+SAMPLE_SPREAD = 0.15
 #: Most balls a blob may hold (all 22): a bigger blob is a person or an object, not balls.
 MAX_BALLS = 22
 
@@ -72,11 +77,42 @@ class ClusterPrior:
         single: a lone ball's blob area over the expected disc area (rims blend with the cloth).
         strength: median cap strength (top-hat of the smallest channel) of lone balls.
         offset: median centre-minus-cap offset, in expected radii (u, v).
+        samples: the lone balls' caps and offsets, ``(cap u, cap v, offset u, offset v)`` in
+            pixels of the picture they were measured in (see :meth:`offsets_at`).
     """
 
     single: float = 1.0
     strength: float = 60.0
     offset: tuple[float, float] = (0.0, 0.2)
+    samples: tuple[tuple[float, float, float, float], ...] = ()
+    #: The same measured for rest reports (:func:`subpixel` caps, local offsets; None: not measured).
+    fine: ClusterPrior | None = None
+
+    def offsets_at(self, points: FloatArray, rf: float) -> FloatArray:
+        """Centre-minus-cap offsets (pixels) of balls whose caps are at ``points`` ``(N, 2)``.
+
+        Why local: the cap is the lamps' reflection, and where it sits on a ball changes across
+        the table with the ball's place under the lamps and its distance from the camera (on
+        the broadcast view from 0.48 radii at the far end to 0.44 near the camera, a pixel's
+        difference that placed a pack's reds half a pixel to a pixel towards the camera). The
+        lone balls' own offsets (:attr:`samples`), weighed by nearness, follow it; with none,
+        the median offset in radii stands.
+        """
+        pts = np.asarray(points, np.float64).reshape(-1, 2)
+        base = np.broadcast_to(np.array(self.offset) * rf, pts.shape)
+        if not self.samples or not len(pts):
+            return np.array(base, np.float64)
+        smp = np.asarray(self.samples, np.float64)
+        d2 = (pts[:, None, 0] - smp[None, :, 0]) ** 2 + (pts[:, None, 1] - smp[None, :, 1]) ** 2
+        w = 1.0 / (d2 + (SAMPLE_REACH * rf) ** 2)
+        out: FloatArray = rf * (w @ smp[:, 2:]) / w.sum(axis=1, keepdims=True)
+        return out
+
+    def moved(self, du: float, dv: float) -> ClusterPrior:
+        """The prior for a crop whose origin is at ``(du, dv)`` in the picture it was measured in."""
+        if not self.samples:
+            return self
+        return replace(self, samples=tuple((u - du, v - dv, ou, ov) for u, v, ou, ov in self.samples))
 
 
 def cap_map(crop: Image, rf: float, low: Image | None = None) -> npt.NDArray[np.float32]:
@@ -121,7 +157,31 @@ def cap_peaks(
     return pts[kept]
 
 
-def lone_cap(image: Image, centre: tuple[float, float], rf: float) -> tuple[float, float, float] | None:
+def subpixel(caps: npt.NDArray[np.float32], ix: int, iy: int) -> tuple[float, float]:
+    """The peak of ``caps`` near its maximum at pixel ``(ix, iy)``, to a fraction of a pixel
+    (a parabola through the pixel and its two neighbours along each axis).
+
+    Why: a cap is a few pixels across and its pixel peak is a cap's place only to half a pixel,
+    a quarter of a ball's radius on a broadcast; the parabola's vertex puts it within a tenth.
+    """
+    h, w = caps.shape
+    x, y = float(ix), float(iy)
+    if 0 < ix < w - 1:
+        a, b, c = float(caps[iy, ix - 1]), float(caps[iy, ix]), float(caps[iy, ix + 1])
+        den = a - 2.0 * b + c
+        if den < 0.0:
+            x += min(0.5, max(-0.5, 0.5 * (a - c) / den))
+    if 0 < iy < h - 1:
+        a, b, c = float(caps[iy - 1, ix]), float(caps[iy, ix]), float(caps[iy + 1, ix])
+        den = a - 2.0 * b + c
+        if den < 0.0:
+            y += min(0.5, max(-0.5, 0.5 * (a - c) / den))
+    return x, y
+
+
+def lone_cap(
+    image: Image, centre: tuple[float, float], rf: float, fine: bool = False
+) -> tuple[float, float, float] | None:
     """Strength and offset (centre minus cap, in radii) of the cap of one lone ball."""
     u, v = centre
     h, w = image.shape[:2]
@@ -136,23 +196,38 @@ def lone_cap(image: Image, centre: tuple[float, float], rf: float) -> tuple[floa
         return None
     masked = np.where(inside, caps, -1.0)
     iy, ix = np.unravel_index(int(np.argmax(masked)), masked.shape)
-    return float(masked[iy, ix]), (u - (ix + x0)) / rf, (v - (iy + y0)) / rf
+    px, py = subpixel(caps, int(ix), int(iy)) if fine else (float(ix), float(iy))
+    return float(masked[iy, ix]), (u - (px + x0)) / rf, (v - (py + y0)) / rf
 
 
 def measure_prior(
-    image: Image, centres: FloatArray, rf: FloatArray, areas: FloatArray
+    image: Image, centres: FloatArray, rf: FloatArray, areas: FloatArray, fine: bool = False
 ) -> ClusterPrior | None:
     """The prior from a frame's lone balls (full-resolution centres and radii); None if too few."""
     if len(centres) < 3:
         return None
-    caps = [lone_cap(image, (float(c[0]), float(c[1])), float(r)) for c, r in zip(centres, rf, strict=True)]
-    good = np.array([c for c in caps if c is not None and c[0] > 5.0])
-    if len(good) < 3:
+    caps = [
+        lone_cap(image, (float(c[0]), float(c[1])), float(r), fine) for c, r in zip(centres, rf, strict=True)
+    ]
+    ok = np.array([c is not None and c[0] > 5.0 for c in caps], bool)
+    if np.count_nonzero(ok) < 3:
         return None
+    good = np.array([c for c, k in zip(caps, ok, strict=True) if k])
+    offset = np.median(good[:, 1:], axis=0)
+    near = np.hypot(*(good[:, 1:] - offset).T) <= SAMPLE_SPREAD
+    rs = np.asarray(rf, np.float64)[ok][near]
+    cs = np.asarray(centres, np.float64)[ok][near]
+    off = good[near, 1:]
     return ClusterPrior(
         single=float(np.clip(np.median(areas), 0.5, 1.5)),
         strength=float(np.median(good[:, 0])),
-        offset=(float(np.median(good[:, 1])), float(np.median(good[:, 2]))),
+        offset=(float(offset[0]), float(offset[1])),
+        samples=tuple(
+            (float(c[0] - o[0] * r), float(c[1] - o[1] * r), float(o[0]), float(o[1]))
+            for c, o, r in zip(cs, off, rs, strict=True)
+        )
+        if fine
+        else (),
     )
 
 
@@ -167,6 +242,7 @@ def split_blob(
     need_caps: bool = False,
     attached: bool = False,
     region: BoolArray | None = None,
+    fine: bool = False,
 ) -> list[tuple[float, float]]:
     """Working-scale centres of the balls of one blob (``blob`` at working scale, at ``origin``).
 
@@ -211,15 +287,20 @@ def split_blob(
     white = cv2.dilate(white.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     peaks = cap_peaks(caps, allowed & white, rf, MIN_STRENGTH * prior.strength, squash)
     n_caps = len(peaks)
-    ou, ov = prior.offset
-    # Caps to working-scale centres: shift by the frame's cap offset.
-    centres = np.stack(
-        [
-            (peaks[:, 0] + fx0 + ou * rf + 0.5) * scale - 0.5,
-            (peaks[:, 1] + fy0 + ov * rf + 0.5) * scale - 0.5,
-        ],
-        axis=1,
-    )
+    if fine:
+        at = np.array([subpixel(caps, int(x), int(y)) for x, y, _ in peaks], np.float64).reshape(-1, 2)
+        at += np.array([fx0, fy0], np.float64)
+        # Caps to working-scale centres: shift by the cap offset lone balls show there.
+        centres = (at + prior.offsets_at(at, rf) + 0.5) * scale - 0.5
+    else:
+        ou, ov = prior.offset
+        centres = np.stack(
+            [
+                (peaks[:, 0] + fx0 + ou * rf + 0.5) * scale - 0.5,
+                (peaks[:, 1] + fy0 + ov * rf + 0.5) * scale - 0.5,
+            ],
+            axis=1,
+        )
     if attached:
         good, _ = explained(blob, origin, r, centres, MIN_FILL_CAPPED, inside)
         found = centres[good & ~surrounded(blob, origin, r, centres)]

@@ -42,6 +42,14 @@ CONFIRM_RADII = 0.15
 #: the brown, at the far end of a steep view, only as the brown's step in that frame (reported
 #: at its spot from the first frame on, the stroke was read as the white placed by hand).
 CONFIRM_FRAMES = 1
+#: Farthest (radii) the detector's finer centre of a resting ball may lie from its anchor to be
+#: reported instead: the two measure the same ball (sub-pixel caps move a pack's red by up to
+#: half a pixel); farther, the finer one found something else.
+SPOT_RADII = 0.3
+#: Farthest (radii) a resting ball's anchor may move from where the fine mode's change was
+#: measured for the change to hold (:func:`reported_spot`): a re-measure at rest moves it by
+#: hundredths of a pixel; a push or a new settle by a tenth of a radius or more.
+SPOT_HELD_RADII = 0.05
 
 
 def search_offset(found: BallDetections, rested: FloatArray, radius: float) -> FloatArray:
@@ -82,4 +90,26 @@ def at_rest(
         d = np.hypot(*(pos - spot - offset).T)
         near = np.nan_to_num(d, nan=np.inf) < CONFIRM_RADII * radius
     out: npt.NDArray[np.bool_] = eligible & near
+    return out
+
+
+def reported_spot(
+    anchor: FloatArray, spot: FloatArray, measured_at: FloatArray, radius: FloatArray
+) -> FloatArray:
+    """Per ball, where it is reported at rest: its ``anchor`` moved by the fine mode's change
+    measured at ``measured_at`` (``spot - measured_at``) while the anchor stays within
+    :data:`SPOT_HELD_RADII` of that place and the change is under :data:`SPOT_RADII` radii;
+    else the ``anchor``.
+
+    Why while it stays: the change is the detector's correction there; re-measured at rest
+    (a whole-table centre a hundredth of a pixel off) the anchor keeps it, but anchored
+    elsewhere (re-settled, pushed) it belongs to another place. Why under: the two modes
+    measure the same ball; farther, the fine one found something else.
+    """
+    change = spot - measured_at
+    with np.errstate(invalid="ignore"):
+        held = np.hypot(*(anchor - measured_at).T) < SPOT_HELD_RADII * radius
+        near = np.hypot(*change.T) < SPOT_RADII * radius
+    ok = held & near & np.all(np.isfinite(change), axis=1) & np.all(np.isfinite(anchor), axis=1)
+    out: FloatArray = np.where(ok[:, None], anchor + np.nan_to_num(change), anchor)
     return out
