@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from calibration.homography import FloatArray, Homography, as_points
 from calibration.table import TABLE
+from calibration.undistort import undistort_points
 
 
 @dataclass(frozen=True)
@@ -205,6 +206,12 @@ class Camera:
         px = as_points(pixels, "pixels")
         if not self.intrinsics.has_distortion:
             return px.copy()
+        # Compiled (see calibration.undistort): the same steps as _undistort_reference.
+        return undistort_points(px, self.intrinsics.matrix, self.intrinsics.dist)
+
+    def _undistort_reference(self, px: FloatArray) -> FloatArray:
+        """:meth:`undistort` in NumPy (the compiled version's test oracle), for a lens with
+        distortion."""
         k = self.intrinsics.matrix
         target = (px - [k[0, 2], k[1, 2]]) / [k[0, 0], k[1, 1]]
         guess = target.copy()
