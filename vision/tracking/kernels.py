@@ -517,16 +517,22 @@ def _local_peaks(
         for j in range(w):
             if not deep[i, j]:
                 continue
-            top = np.float32(-np.inf)
+            # The maximum only grows, and so does ``top - tol`` (rounding is monotone): once a
+            # neighbour outbids this pixel it is no peak, whatever the rest of the element holds.
+            at = dt[i, j]
+            peak = True
             for p in range(kh):
                 y = i + p - ay
                 if y < 0 or y >= h:
                     continue
                 for q in range(kw):
                     x = j + q - ax
-                    if element[p, q] and 0 <= x < w and dt[y, x] > top:
-                        top = dt[y, x]
-            out[i, j] = dt[i, j] >= top - tol
+                    if element[p, q] and 0 <= x < w and at < dt[y, x] - tol:
+                        peak = False
+                        break
+                if not peak:
+                    break
+            out[i, j] = peak
     return out
 
 
