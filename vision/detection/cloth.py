@@ -29,6 +29,7 @@ import numpy.typing as npt
 from calibration.errors import BaulklineError
 from calibration.table import TABLE
 from vision.detection.detections import Image
+from vision.detection.kernels import not_cloth_mask
 from vision.detection.plane import (
     bed_quad,
     foreshortening,
@@ -374,6 +375,14 @@ def not_cloth(
     per pixel) by more than the model's threshold, or darker than any shade of it. At any scale:
     the working mask and the full-resolution cut (:func:`vision.detection.occlusion.stand_out_fine`)
     ask the same question."""
+    # One compiled pass (bit for bit not_cloth_reference's float32 steps; it releases the GIL).
+    return not_cloth_mask(image, ref, model.threshold, DARK_FRACTION * model.value)
+
+
+def not_cloth_reference(
+    image: Image, ref: FloatArray | npt.NDArray[np.float32], model: ClothModel
+) -> npt.NDArray[np.bool_]:
+    """:func:`not_cloth` in NumPy and OpenCV (the compiled version's test oracle)."""
     chroma, value = chromaticity(image)
     return np.asarray(
         (chroma_distance(chroma, ref) > model.threshold) | (value < DARK_FRACTION * model.value)
