@@ -17,6 +17,9 @@ import pytest
 from vision.balls_stage import LiveBalls
 from vision.detection.classical import ClassicalDetector
 from vision.source import Frame, FrameSource
+from vision.tracking.detection_sets import region_mask
+from vision.tracking.tracker import Tracker
+from vision.tracking.video import VideoTracker
 
 CLIP = Path(__file__).resolve().parents[1] / "sample_videos" / "05_touching.mp4"
 FRAMES = 40
@@ -71,3 +74,21 @@ def test_the_cloth_learned_on_the_worker_is_the_detectors() -> None:
             assert a is b, f.name
         else:
             np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=f.name)
+
+
+def test_the_surface_made_on_the_worker_is_the_video_trackers() -> None:
+    """The playing surface's mask, cushions and edge distance made on the worker while the seed
+    frame is detected are what the video tracker makes of the cloth's region itself."""
+    stage, rows = _rows(_frames(False), guess=True)
+    assert rows and stage._video is not None
+    video = stage._video
+    assert video.region is not None and video.tracker.cushions is not None and video._edge is not None
+    cloth = stage.detector.cloth
+    assert cloth is not None
+    region = region_mask(cloth.region, video.region.shape)
+    np.testing.assert_array_equal(video.region, region)
+    own = VideoTracker(stage.detector, Tracker(video.tracker.state), region=region)
+    assert own.tracker.cushions is not None and own._edge is not None
+    np.testing.assert_array_equal(video._edge, own._edge)
+    np.testing.assert_array_equal(video.tracker.cushions.distance, own.tracker.cushions.distance)
+    np.testing.assert_array_equal(video.tracker.cushions.grad, own.tracker.cushions.grad)

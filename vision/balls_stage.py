@@ -38,10 +38,11 @@ from vision.source import WORK_WIDTH, Frame, work_size
 from vision.tracking.bed import on_bed_filter
 from vision.tracking.detection_sets import region_mask
 from vision.tracking.kernels import grid_bilinear
+from vision.tracking.physics import Cushions
 from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.start import initial_state
 from vision.tracking.tracker import Tracker, TrackerConfig
-from vision.tracking.video import VideoTracker
+from vision.tracking.video import VideoTracker, surface_edge
 from vision.tracks import Tracks
 
 #: Systematic error of the gap between two resting balls (working pixels): each ball's shade
@@ -325,6 +326,11 @@ class LiveBalls:
             self._map = PixelMap(cal, z=TABLE.ball_radius)
         cloth = learned.result()
         self.detector.cloth = cloth
+        # The playing surface's geometry (its full-frame mask, the cushions' distance field and
+        # normals, each pixel's distance to the edge: 40 ms of OpenCV and whole-array NumPy at
+        # 720p, most of it without the GIL) is made on the worker thread meanwhile.
+        assert self._pool is not None
+        surface = self._pool.submit(_surface, cloth.region, image.shape)
         # Only blobs on the bed may take a colour: the names given here last the whole clip
         # (see ClassicalDetector.detect's ``keep``); the tracker drops the others every frame.
         tol = TrackerConfig().bed_tol
@@ -336,10 +342,22 @@ class LiveBalls:
         self._first_index = index
         pockets = cal.table_to_pixels(np.array([p.centre for p in TABLE.pockets.values()]))
         config = TrackerConfig().at_fps(self.fps)
-        tracker = Tracker(initial, fps=self.fps, to_table=self._to_table, pockets=pockets, config=config)
-        region = region_mask(cloth.region, image.shape)
-        self._video = VideoTracker(self.detector, tracker, self.schedule, region)
+        region, cushions, edge = surface.result()
+        tracker = Tracker(
+            initial, fps=self.fps, to_table=self._to_table, pockets=pockets, config=config, cushions=cushions
+        )
+        self._video = VideoTracker(self.detector, tracker, self.schedule, region, edge)
         if self._pool is not None:
             self._pool.shutdown(wait=False)
             self._pool = None
         return True
+
+
+def _surface(
+    region: Image, shape: tuple[int, ...]
+) -> tuple[npt.NDArray[np.bool_], Cushions, npt.NDArray[np.float32]]:
+    """The playing surface at full resolution ``shape`` from the cloth model's working-scale
+    ``region``: its mask, its cushions (:meth:`Cushions.from_mask`) and its edge distance
+    (:func:`vision.tracking.video.surface_edge`)."""
+    mask = region_mask(region, shape)
+    return mask, Cushions.from_mask(mask), surface_edge(mask)

@@ -113,6 +113,8 @@ class VideoTracker:
         tracker: the tracker, seeded with the starting balls.
         schedule: the detection schedule.
         region: full-frame mask of the playing surface (None: search everywhere).
+        edge: :func:`surface_edge` of ``region`` when it is made already (the ball stage makes
+            it on a worker thread while it seeds the tracker).
     """
 
     def __init__(
@@ -121,6 +123,7 @@ class VideoTracker:
         tracker: Tracker,
         schedule: ScheduleConfig | None = None,
         region: npt.NDArray[np.bool_] | None = None,
+        edge: npt.NDArray[np.float32] | None = None,
     ) -> None:
         self.detector = detector
         self.region = region
@@ -129,9 +132,7 @@ class VideoTracker:
             tracker.cushions = Cushions.from_mask(region)
         # Distance (pixels) of every pixel inside the playing surface to its edge.
         self._edge: npt.NDArray[np.float32] | None = (
-            None
-            if region is None
-            else np.asarray(cv2.distanceTransform(region.astype(np.uint8), cv2.DIST_L2, 3), np.float32)
+            None if region is None else surface_edge(region) if edge is None else edge
         )
         self.schedule = schedule or ScheduleConfig()
         # Per ball, the thumbnail of the frame it was last measured in (None: never): a ball is
@@ -1145,6 +1146,11 @@ class VideoTracker:
                 xi, yi = int(min(max(x, 0), w - 1)), int(min(max(y, 0), h - 1))
                 by_cushion |= bool(edge[yi, xi] < self.schedule.edge_radii * r)
         return self.schedule.half_thickness if by_cushion else None
+
+
+def surface_edge(region: npt.NDArray[np.bool_]) -> npt.NDArray[np.float32]:
+    """Distance (pixels) of every pixel inside the playing surface ``region`` to its edge."""
+    return np.asarray(cv2.distanceTransform(region.astype(np.uint8), cv2.DIST_L2, 3), np.float32)
 
 
 def _thumb_box(
