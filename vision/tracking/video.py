@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.table import Colour
+from calibration.table import TABLE, Colour
 from vision.detection.detections import COLOURS, UNKNOWN, BallDetections, BallDetector
 from vision.source import thumbnail
 from vision.tracking.appearance import disc_appearance, thumbnail_contrast
@@ -44,6 +44,7 @@ from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.strays import strayed_to
 from vision.tracking.streaks import find_streaks, pick_ghost
 from vision.tracking.tracker import Tracker, TrackerState
+from vision.tracking.untouched import untouched
 from vision.tracks import TrackState
 
 FloatArray = npt.NDArray[np.float64]
@@ -341,6 +342,7 @@ class VideoTracker:
         if np.any(still & np.any(new.vel != 0.0, axis=1)):
             new = replace(new, vel=np.where(still[:, None], 0.0, new.vel))
             self.tracker.state = new
+        new = self._untouched(new)
         left = self.departed & (new.state == TrackState.SEEN) & (new.unseen == 0)
         if np.any(left):
             # A cue ball found leaving its spot moves at least its whole step a frame (the strike
@@ -376,6 +378,25 @@ class VideoTracker:
             self._seen_img[i] = frame  # (frames are not written to once processed)
         for i in np.flatnonzero(dropped):
             self._seen_img[i] = None
+        return new
+
+    def _untouched(self, new: TrackerState) -> TrackerState:
+        """``new`` with no velocity for the object balls long at rest, still within their hold
+        radius of their rest spots, that no ball can have touched (see
+        :mod:`vision.tracking.untouched`)."""
+        sch = self.schedule
+        rested = np.all(np.isfinite(self._anchor), axis=1) & (self._anchor_age >= sch.settle_for)
+        active = new.state != TrackState.ABSENT
+        near = np.linalg.norm(new.pos - self._anchor, axis=1) < sch.hold_radii * new.radius
+        cand = rested & active & near & np.any(new.vel != 0.0, axis=1)
+        cand &= (np.array(new.names) != CUE_BALL) & (new.unseen > 0)
+        if not np.any(cand):
+            return new
+        calm = untouched(self.tracker.table_of(new.pos), active, cand, TABLE.ball_radius, sch.hold_radii)
+        if not np.any(calm):
+            return new
+        new = replace(new, vel=np.where(calm[:, None], 0.0, new.vel))
+        self.tracker.state = new
         return new
 
     def _search_offset(self, frame: Image, state: TrackerState, i: int, at: FloatArray) -> FloatArray:
