@@ -1,4 +1,4 @@
-"""Which blobs a one-colour ball may not take: those of no named colour that look like the reds.
+"""Which blobs a ball's look keeps it from: a red's from a one-colour ball, and back.
 
 The colour searches return blobs without a colour name (the colour model names only the
 detector's blobs); the tracker tells them apart by their look (Lab) against each ball's
@@ -6,10 +6,13 @@ remembered look, under one absolute limit (``TrackerConfig.appearance_limit``) t
 streak (a ball's colour mixed with the cloth's) through. In a broadcast view a brown and a red
 differ by less than a fifth of that limit, and the brown at the far end of a rendered 1080p60
 break-off, lost while a red passed over it in the picture, took that red's blob through its
-grown gate (its own look 8 from the blob's, the reds' 1) and followed the red off: 92.9%
+grown gate (its own look 8 from the blob's, the passing red's 1) and followed the red off: 92.9%
 colour identity where it had been 99.4%. Which of the two the blob looks more like is a
-comparison, not a limit: a blob nearer the reds' look than a one-colour ball's own is a red
-to that ball, however blurred or lit.
+comparison, not a limit: a blob nearer a red's look than a one-colour ball's own is a red to
+that ball (:func:`looks_red`), and one nearer a one-colour ball's look than a red's own is
+that ball to the red (:func:`looks_coloured`). Only for balls slow enough to show their colour
+(the tracker asks it of balls under the motion model's lowest moving speed): a streak's look
+is mostly the cloth's.
 """
 
 from __future__ import annotations
@@ -77,4 +80,43 @@ def looks_red(
     to_red = np.linalg.norm((red_look - appearance[unnamed]) * weight, axis=1)
     to_own = _distance(look[one], appearance[unnamed], weight)
     out[np.ix_(one, unnamed)] = to_red[None, :] < to_own
+    return out
+
+
+def looks_coloured(
+    colour: IntArray,
+    look: FloatArray,
+    pos: FloatArray,
+    sharp: npt.NDArray[np.bool_],
+    det_pixel: FloatArray,
+    appearance: FloatArray | None,
+    weight: FloatArray,
+) -> npt.NDArray[np.bool_]:
+    """``(B, N)``: which detections each red may not take, as the one-colour ball nearest them.
+
+    Args: as :func:`looks_red` (without the detections' colours: see below).
+
+    A detection is refused to a sharp red of known look when it lies nearer the look of the
+    one-colour ball nearest it in the picture than the red's own remembered look (not the reds'
+    shared look: a red's own look is its light's). Named detections too: a pack window's
+    detector named the slowly rolling pink beside the pack red (synthetic 01_break_off, frame
+    190), the pink could not take a red blob, and a red lost for one frame took it 120 px off
+    through its grown gate (its look 16 from the pink's, 27 from the red's): two red identity
+    switches. Where the name and the look disagree, a red's track is not the one to settle it.
+    """
+    b, n = len(colour), len(det_pixel)
+    out = np.zeros((b, n), bool)
+    if appearance is None or not b or not n:
+        return out
+    known = np.all(np.isfinite(look), axis=1) & np.all(np.isfinite(pos), axis=1)
+    ones = np.flatnonzero(known & (colour >= 0) & (colour != _RED))
+    reds = known & sharp & (colour == _RED)
+    measured = np.flatnonzero(np.all(np.isfinite(appearance), axis=1))
+    if not len(ones) or not np.any(reds) or not len(measured):
+        return out
+    gap = np.linalg.norm(det_pixel[measured][:, None, :] - pos[ones][None, :, :], axis=2)
+    one_look = look[ones[np.argmin(gap, axis=1)]]
+    to_one = np.linalg.norm((one_look - appearance[measured]) * weight, axis=1)
+    to_own = _distance(look[reds], appearance[measured], weight)
+    out[np.ix_(reds, measured)] = to_one[None, :] < to_own
     return out
