@@ -40,6 +40,9 @@ MIN_STRENGTH = 0.5
 RIM_STRENGTH = 0.9
 #: A cap's smallest channel is at least this fraction of its largest (lamps are white).
 WHITENESS = 0.4
+#: ... or the light it adds is: it raises the pixel's two lesser channels alike (the smaller rise
+#: at least this share of the larger), each at least WHITENESS of its largest channel's rise.
+GREY_ADDED = 0.7
 #: A ball's inner disc (this many radii) is at least MIN_FILL blob (a strip of shade fills less).
 FILL_RADIUS = 0.8
 MIN_FILL = 0.9
@@ -127,6 +130,29 @@ def cap_map(crop: Image, rf: float, low: Image | None = None) -> npt.NDArray[np.
     opened = cv2.morphologyEx(low8, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     top = low8.astype(np.float32) - np.asarray(opened, np.uint8).astype(np.float32)
     return np.asarray(cv2.GaussianBlur(top, (0, 0), max(0.7, 0.15 * rf)), np.float32)
+
+
+def added_white(crop: Image, rf: float) -> BoolArray:
+    """Where the light a cap adds to the body is white, though the pixel itself is not.
+
+    Why: a cap narrower than a pixel (a ball a few pixels across, at the far end of a wide
+    view; video's colour at half resolution) is mixed with its body in every pixel it
+    touches, and on a red ball the mix is pink: on a 1080p render worked at 1280x720 (radius
+    4.5 px) the far corner red of the rack showed a cap as strong as its neighbours' but its
+    brightest pixel was 0.36 white, and the rack was seeded with 14 reds. White light raises
+    the channels its body leaves room in alike, and the body's own (largest, near full) no
+    more than those: each channel's top-hat (as :func:`cap_map`) at a cap on the renders'
+    reds rose 0.85-1.0 alike in blue and green. A brighter stripe of the body's own hue (a
+    cushion's nose) rises in the body's proportions, the lesser channels far less than the
+    largest; the cloth at a dark ball's rim (a Task1 still) rose in green twice as much as in
+    blue, and not in red.
+    """
+    tops = np.stack([cap_map(crop, rf, np.ascontiguousarray(crop[:, :, c])) for c in range(3)], axis=-1)
+    # The pixel's own channels, smallest first: its two lesser ones and its largest.
+    rises = np.take_along_axis(tops, np.argsort(crop, axis=2, kind="stable"), axis=2)
+    lo = np.minimum(rises[..., 0], rises[..., 1])
+    hi = np.maximum(rises[..., 0], rises[..., 1])
+    return np.asarray((lo > 0.0) & (lo >= GREY_ADDED * hi) & (lo >= WHITENESS * rises[..., 2]), np.bool_)
 
 
 def cap_peaks(
@@ -283,7 +309,9 @@ def split_blob(
         )
         allowed |= (beyond > 0) & (caps >= RIM_STRENGTH * prior.strength)
     # A cap is nearly white: a bright stripe of cloth (a cushion's nose) is bright in one channel.
-    white = low.astype(np.float32) >= WHITENESS * channel_max(crop).astype(np.float32)
+    white = (low.astype(np.float32) >= WHITENESS * channel_max(crop).astype(np.float32)) | added_white(
+        crop, rf
+    )
     white = cv2.dilate(white.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     peaks = cap_peaks(caps, allowed & white, rf, MIN_STRENGTH * prior.strength, squash)
     n_caps = len(peaks)
