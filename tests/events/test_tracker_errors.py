@@ -72,10 +72,12 @@ def test_cue_pulling_the_white_does_not_time_the_strike_early(pull_mm: float, se
     assert first_white_hit(events) == {"red1"}
 
 
-@pytest.mark.parametrize("jump_mm", [20.0, 35.0])
-def test_a_track_refound_a_jump_away_is_no_stroke(jump_mm: float) -> None:
+@pytest.mark.parametrize(("jump_mm", "placed"), [(10.0, False), (20.0, False), (35.0, True)])
+def test_a_track_refound_a_jump_away_is_no_stroke(jump_mm: float, placed: bool) -> None:
     """A track stuck while the white crept on, let go: the white 'moves' a few centimetres
-    in one frame and stands. No ball does that; it is a place, never a strike."""
+    in one frame and stands. No ball does that: never a strike. Within a radius of its spot
+    it is the same ball measured again (no event; ``EventConfig.replace_mm``); further, a
+    place, so the referee's positions follow."""
     paths = {
         "white": [(0.0, (1000.0, 900.0)), (2.0, (1000.0, 900.0)), (2.001, (1000.0 + jump_mm, 900.0))],
         "red1": [(0.0, (1500.0, 900.0))],
@@ -84,8 +86,9 @@ def test_a_track_refound_a_jump_away_is_no_stroke(jump_mm: float) -> None:
     events = infer_tracks(tracks, noise_mm=NOISE)
     assert [e for e in events if isinstance(e, Strike)] == []
     places = [e for e in events if isinstance(e, Place)]
-    assert [p.ball for p in places] == ["white"]
-    assert math.dist(places[0].position, (1000.0 + jump_mm, 900.0)) < 3.0
+    assert [p.ball for p in places] == (["white"] if placed else [])
+    if placed:
+        assert math.dist(places[0].position, (1000.0 + jump_mm, 900.0)) < 3.0
 
 
 def test_a_potted_ball_whose_name_a_ghost_takes_later_was_potted() -> None:
@@ -340,3 +343,27 @@ def test_a_track_on_the_cue_for_a_moment_keeps_the_stroke(back_mm: float, frames
     events = infer_tracks(with_tracks(tracks, pos, tracks.state), noise_mm=NOISE)
     assert len([e for e in events if isinstance(e, Strike)]) == 1
     assert [e for e in events if isinstance(e, Place)] == []
+
+
+@pytest.mark.parametrize(("hidden", "places"), [(False, 1), (True, 2)], ids=["seen-jump", "under-a-hand"])
+def test_a_white_in_hand_moves_by_hand_only_out_of_sight(hidden: bool, places: int) -> None:
+    """The white put in the D by hand, then 10 mm elsewhere: seen all along, that is its
+    centre re-measured (a cue's tip over it while the striker addresses it), no place; out of
+    sight for a few frames first, a hand moved it, a place (Section 3 Rule 9: in hand it may be
+    moved until played)."""
+    spot = (TABLE.baulk_line - 100.0, TABLE.width / 2.0 + 50.0)
+    moved = (spot[0] + 10.0, spot[1])
+    paths: dict[str, list[tuple[float, Position | None]]] = {
+        "white": [(0.0, None), (1.0, spot), (2.5, spot), (2.501, moved)],
+        "red1": [(0.0, (2800.0, 900.0))],
+    }
+    tracks = sample(keyframes(paths, [], end=4.0), seed=6)
+    state = tracks.state.copy()
+    if hidden:
+        under = (tracks.times > 2.4) & (tracks.times < 2.6)
+        state[under, tracks.ball_names.index("white")] = TrackState.PREDICTED
+    events = infer_tracks(with_tracks(tracks, tracks.position, state), noise_mm=NOISE)
+    assert [e for e in events if isinstance(e, Strike)] == []
+    got = [e for e in events if isinstance(e, Place)]
+    assert [p.ball for p in got] == ["white"] * places
+    assert math.dist(got[-1].position, moved if hidden else spot) < 3.0

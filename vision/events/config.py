@@ -55,6 +55,14 @@ class EventConfig:
             plus 0.5 mm. Finds contacts too gentle to show in the velocities.
         place_mm: a ball at rest elsewhere than before by this much, without a stroke, was
             put there by hand: a quarter of a ball radius, at least 5 noise sigmas.
+        replace_mm: a ball that rested on the cloth and is found at rest again, with no
+            stroke between, is reported ``place``d (put back by hand) only when it is this far
+            from where it rested: one ball radius. Nearer is the tracker measuring the same
+            ball again: a cue's tip or a hand over a resting white pulls its blob's centre by
+            up to half a radius (the tracker re-measures a ball it holds at rest within that,
+            ``Schedule.hold_radii``), which 20 false places on 56 rendered clips were; a hand
+            that moves a ball on the cloth by less than its radius has not replaced it. Its
+            resting position still follows, silently.
         fit_frames: samples each side of a contact used to fit a trajectory: 0.15 s, 3 to 8.
         accel_prior: deceleration a trajectory fit may bend by without penalty (mm/s^2):
             sliding friction times gravity, the largest a ball on cloth has between contacts.
@@ -113,6 +121,7 @@ class EventConfig:
     move_mm: float
     push_mm: float
     place_mm: float
+    replace_mm: float
     fit_frames: int
     accel_prior: float
     impulse_mm_s: float
@@ -182,6 +191,7 @@ class EventConfig:
             move_mm=3.0 * noise_mm + 1.0,
             push_mm=4.0 * gap_sigma + 0.5,
             place_mm=max(r / 4.0, 5.0 * noise_mm),
+            replace_mm=max(r, 5.0 * noise_mm),
             fit_frames=fit_frames,
             accel_prior=SLIDING_FRICTION * GRAVITY,
             impulse_mm_s=max(40.0, 4.0 * math.sqrt(2.0) * sigma_v),

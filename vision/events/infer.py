@@ -140,6 +140,9 @@ class EventInferer:
         # (or jumped) since its rest position was last set: only such a ball can be placed.
         self._unseen_run = np.zeros(len(self.names), dtype=np.int64)
         self._handled = np.zeros(len(self.names), dtype=bool)
+        # Of those, the balls out of sight for two frames and more (a hand over them), as
+        # against seen to jump (a re-measured centre): only a hand moves a white in hand.
+        self._hidden = np.zeros(len(self.names), dtype=bool)
         self._white = self.names.index("white") if "white" in self.names else -1
         self._keep = max(self.cfg.rest_frames, self.cfg.fit_frames) + math.ceil(5.0 * self.cfg.fps)
 
@@ -187,6 +190,7 @@ class EventInferer:
         self._frames.append(frame)
         self._unseen_run = np.where(frame.seen, 0, self._unseen_run + 1)
         self._handled |= self._unseen_run >= 2
+        self._hidden |= self._unseen_run >= 2
         if prev is not None:
             both = prev.seen & frame.seen
             step = np.hypot(*(frame.position - prev.position).T)
@@ -347,14 +351,20 @@ class EventInferer:
             mean = self._still_mean(window, b, min_seen=(len(window) + 1) // 2)
             if mean is None:
                 continue
-            if np.isnan(self.rest[b, 0]) or float(np.hypot(*(mean - self.rest[b]))) > cfg.place_mm:
-                if np.isnan(self.rest[b, 0]) or self._handled[b]:
+            moved = float(np.hypot(*(mean - self.rest[b]))) if not np.isnan(self.rest[b, 0]) else np.inf
+            # A white in hand goes where the hand puts it, out of sight under the hand; a ball
+            # on the cloth found within a radius of its spot, or a white in hand seen all along,
+            # was measured again, not moved (``replace_mm``).
+            by_hand = self._in_hand and b == self._white and self._hidden[b]
+            far = cfg.place_mm if by_hand else cfg.replace_mm
+            if moved > cfg.place_mm:
+                if np.isinf(moved) or (self._handled[b] and moved > far):
                     out.append(Place(t=window[0].t, ball=name, position=_xy(mean)))
                     self._in_hand |= b == self._white
                 self.rest[b] = mean
-                self._handled[b] = False
+                self._handled[b] = self._hidden[b] = False
             elif self._handled[b] and self._unseen_run[b] == 0:
-                self._handled[b] = False
+                self._handled[b] = self._hidden[b] = False
         return out
 
     def _rolling_off(self, frames: Sequence[_Frame]) -> bool:
@@ -475,13 +485,15 @@ class EventInferer:
         if rolled is not None:
             # The white in hand nudged round the D by a hand, or re-found by the tracker a
             # jump away: a placement, not a stroke. Back where it rested, nothing happened.
-            back = float(np.hypot(*(rolled - self.rest[w]))) <= cfg.place_mm
+            near = cfg.place_mm if self._in_hand else cfg.replace_mm
+            back = float(np.hypot(*(rolled - self.rest[w]))) <= near
             self.rest[w] = rolled
             self.phase = Phase.AT_REST
             self._frames = self._frames[-cfg.rest_frames :]
             self._stroke_from = 0
             self._settled_at = None
             self._handled[:] = False
+            self._hidden[:] = False
             if back:
                 return []
             return [Place(t=max(window[0].t, self._t_last), ball="white", position=_xy(rolled))]
@@ -508,6 +520,7 @@ class EventInferer:
         rest = self._rest_event(t_rest, positions)
         events.append(dataclasses.replace(rest, settled_t=window[0].t))
         self._handled[:] = False
+        self._hidden[:] = False
         self.phase = Phase.AT_REST
         self._frames = self._frames[-cfg.rest_frames :]
         self._stroke_from = 0
