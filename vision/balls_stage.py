@@ -39,6 +39,7 @@ from vision.tracking.bed import on_bed_filter
 from vision.tracking.detection_sets import region_mask
 from vision.tracking.kernels import grid_bilinear
 from vision.tracking.physics import Cushions
+from vision.tracking.respot import SpotWatch, spot_pixels
 from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.start import initial_state
 from vision.tracking.tracker import Tracker, TrackerConfig
@@ -347,6 +348,9 @@ class LiveBalls:
             initial, fps=self.fps, to_table=self._to_table, pockets=pockets, config=config, cushions=cushions
         )
         self._video = VideoTracker(self.detector, tracker, self.schedule, region, edge)
+        sch = self._video.schedule
+        spots = spot_pixels(initial.names, lambda xy: cal.table_to_pixels(xy, TABLE.ball_radius))
+        self._video.spot_watch = SpotWatch(spots, every=sch.settle_every, change=sch.change)
         if self._pool is not None:
             self._pool.shutdown(wait=False)
             self._pool = None

@@ -39,10 +39,13 @@ from vision.tracking.detection_sets import (
 from vision.tracking.local import search
 from vision.tracking.physics import Cushions
 from vision.tracking.pushes import pushable
+from vision.tracking.respot import SpotWatch
 from vision.tracking.rest_report import at_rest, confirm, reported_spot, search_offset
 from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.strays import strayed_to
 from vision.tracking.streaks import find_streaks, pick_ghost
+from vision.tracking.thumbs import changed as _changed
+from vision.tracking.thumbs import thumb_box as _thumb_box
 from vision.tracking.tracker import Tracker, TrackerState
 from vision.tracking.untouched import untouched
 from vision.tracks import TrackState
@@ -236,6 +239,9 @@ class VideoTracker:
         # searches (see _whole_table_ahead; the result is the same either way), and that thread.
         self.overlap = True
         self._pool: ThreadPoolExecutor | None = None
+        # The spots of the colours off the table, looked at when their picture changes (a
+        # re-spot found at once, not at the next whole-table search; None: not watched).
+        self.spot_watch: SpotWatch | None = None
 
     def process(self, frame: Image, thumb: npt.NDArray[np.int16] | None = None) -> TrackerState:
         """Fold one BGR frame in; returns the tracker state after it.
@@ -296,6 +302,22 @@ class VideoTracker:
             misnamed = shadowed(det, whole) & np.isin(det.colour, gone)
             if np.any(misnamed):
                 det = det.with_colour(np.where(misnamed, UNKNOWN, det.colour), det.confidence)
+        absent = state.state == TrackState.ABSENT
+        if self.spot_watch is not None and not whole_table and np.any(absent):
+            # (A whole-table search looks at the spots already.)
+            on_spot = self.spot_watch.look(
+                frame,
+                thumb,
+                sch.thumb,
+                self.frames,
+                absent,
+                state.colour,
+                float(np.median(state.radius)),
+                self.detector,
+            )
+            if len(on_spot):
+                det = concat([det, on_spot])
+                app = np.concatenate([app, np.full((len(on_spot), 3), np.nan)])
         keep = dedupe(det, self.tracker.table_of(det.pixel) if len(det) else None)
         det, app = det[keep], app[keep]
         # A cue ball whose departure was found is not held: its streak's first frame can lie
@@ -1172,25 +1194,6 @@ class VideoTracker:
 def surface_edge(region: npt.NDArray[np.bool_]) -> npt.NDArray[np.float32]:
     """Distance (pixels) of every pixel inside the playing surface ``region`` to its edge."""
     return np.asarray(cv2.distanceTransform(region.astype(np.uint8), cv2.DIST_L2, 3), np.float32)
-
-
-def _thumb_box(
-    shape: tuple[int, ...], u: float, v: float, reach: float, scale: float
-) -> tuple[int, int, int, int]:
-    """``(x0, y0, x1, y1)`` of the thumbnail (of ``shape``, at ``scale``) within ``reach``
-    full-frame pixels of ``(u, v)``."""
-    th, tw = shape[:2]
-    x0, y0 = int(max(0, (u - reach) * scale)), int(max(0, (v - reach) * scale))
-    return x0, y0, int(min(tw, (u + reach) * scale + 1)), int(min(th, (v + reach) * scale + 1))
-
-
-def _changed(
-    thumb: npt.NDArray[np.int16], ref: npt.NDArray[np.int16], box: tuple[int, int, int, int], level: float
-) -> bool:
-    """Whether any grey level of ``thumb`` inside ``box`` differs from ``ref`` by more than
-    ``level`` (the change test the carry, the re-settle and the rest reuse all make)."""
-    x0, y0, x1, y1 = box
-    return bool((np.abs(thumb[y0:y1, x0:x1] - ref[y0:y1, x0:x1]) > level).any())
 
 
 def _ring(frame: Image, at: FloatArray, r: float, region: npt.NDArray[np.bool_] | None) -> FloatArray:
