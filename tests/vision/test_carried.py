@@ -237,3 +237,28 @@ def test_a_one_colour_ball_found_elsewhere_is_not_on_the_spot_it_is_carried_on()
     for _ in range(12):
         out = vt.process(img)
     assert np.linalg.norm(out.pos[0] - np.array(gone_to)) < 0.5 * R
+
+
+@pytest.mark.parametrize(
+    ("rolled", "step", "creeping"),
+    [
+        (True, (1.0, 0.0), True),  # re-measured further along its path: still rolling to a stop
+        (True, (0.0, 1.0), False),  # sideways: a cue's tip or a hand dragging its centre
+        (True, (-1.0, 0.0), False),  # back the way it came: no rolling ball turns back
+        (True, (0.1, 0.0), False),  # within the detector's jitter (settle_move)
+        (False, (1.0, 0.0), False),  # never rolled here (placed, or at rest since the start)
+        (True, None, False),  # not found where it was carried
+    ],
+)
+def test_a_ball_rolled_to_rest_creeps_only_on_along_its_path(
+    rolled: bool, step: tuple[float, float] | None, creeping: bool
+) -> None:
+    """At the far end of a 1080p view a ball slower than ``rest_speed`` still rolls on 20 cm: it
+    is carried, re-measured, and must be followed while it creeps on (a rendered in-off's white
+    was held 40-60 mm behind itself and its rest reported there), not held to its anchor."""
+    vt = _carried(Oracle(), (100.0, 120.0), full_every=5)
+    vt._rolled[0] = rolled
+    vt._anchor[0] = (100.0, 120.0)
+    vt._origin[0] = (40.0, 120.0)  # its stroke left from the left: it rolled in +x
+    rested = None if step is None else np.array([100.0 + step[0], 120.0 + step[1]])
+    assert vt._creeping(0, rested, R) is creeping

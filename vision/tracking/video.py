@@ -570,6 +570,11 @@ class VideoTracker:
                     self._tried[i], self._tried_at[i] = thumb, state.pos[i]
                     contrast = thumbnail_contrast(state.appearance[i], self._cloth_at[i], float(r), sch.thumb)
                     self._faint[i] = contrast < FAINT_CHANGES * sch.change
+                    if self._creeping(i, rested, float(r)):
+                        # Come to rest again further along its path: still rolling to a stop
+                        # (slower than ``rest_speed`` at the far end of a 1080p view, a ball rolls
+                        # on for 20 cm), not long at rest; it is followed, not held to its anchor.
+                        self._anchor_age[i] = 0
                     if anchored and not strayed and self._anchor_age[i] >= sch.settle_for:
                         # (The cue ball's pushes are the cue's, judged as ever.)
                         least = sch.nudge_radii if nudged and state.names[i] != CUE_BALL else sch.push_radii
@@ -868,6 +873,19 @@ class VideoTracker:
             return True
         return _changed(thumb, tried, window, self.schedule.settle_change)
 
+    def _creeping(self, i: int, rested: FloatArray | None, r: float) -> bool:
+        """Whether ball ``i``, rolled to rest and re-measured at ``rested``, lies further on along
+        the path it rolled (from where its stroke left, or its last heading) than where it is
+        anchored, by more than ``settle_move`` radii: it creeps on. A measurement dragged by a
+        cue's tip or a hand goes any way; a rolling ball only on."""
+        if not self._rolled[i] or rested is None or not np.all(np.isfinite(self._anchor[i])):
+            return False
+        heading = self._heading[i]
+        away = self._anchor[i] - self._origin[i]
+        if np.all(np.isfinite(away)) and float(np.hypot(*away)) > 0:
+            heading = away / float(np.hypot(*away))
+        return _creeps(rested - self._anchor[i], heading, self.schedule.settle_move * r)
+
     def _rest_again(self, i: int, at: FloatArray, thumb: npt.NDArray[np.int16]) -> bool:
         """Whether ball ``i``, come to rest again at ``at``, shows just as it did when the
         detector last measured it at rest (the thumbnail within ``rest_radii`` of the centre
@@ -882,7 +900,9 @@ class VideoTracker:
         """
         img = self._rested_img[i]
         last = self._rested_at[i]
-        if img is None or not np.all(np.isfinite(last)):
+        if img is None or not np.all(np.isfinite(last)) or self._rolled[i]:
+            # (A ball come to rest from rolling may creep on by less than the picture shows at
+            # the far end of a view: it is measured afresh while it may; see ``settle_for``.)
             return False
         r = float(self.tracker.state.radius[i])
         if float(np.hypot(*(at - last))) > self.schedule.hold_radii * r:
