@@ -302,7 +302,10 @@ class VideoTracker:
             misnamed = shadowed(det, whole) & np.isin(det.colour, gone)
             if np.any(misnamed):
                 det = det.with_colour(np.where(misnamed, UNKNOWN, det.colour), det.confidence)
-        absent = state.state == TrackState.ABSENT
+        # Off the table since the tracker saw it there (potted): a colour absent since the video
+        # began is left to the whole-table search (on Task2 clip 21 the green, never seen, was
+        # found on its spot by turns and the frame's start waited for it past the stroke).
+        absent = (state.state == TrackState.ABSENT) & (self._gone_at > -(10**9))
         if self.spot_watch is not None and not whole_table and np.any(absent):
             # (A whole-table search looks at the spots already.)
             on_spot = self.spot_watch.look(
@@ -315,6 +318,12 @@ class VideoTracker:
                 float(np.median(state.radius)),
                 self.detector,
             )
+            # A ball the tracker follows there (a red rolling over the pink's spot, taken for the
+            # pink by the colour model: Task2 clip 21 lost its pot) is that ball, not a re-spot.
+            on_table = state.pos[(~absent) & np.all(np.isfinite(state.pos), axis=1)]
+            if len(on_spot) and len(on_table):
+                d = np.linalg.norm(on_spot.pixel[:, None, :] - on_table[None, :, :], axis=2)
+                on_spot = on_spot[np.all(d > 2.0 * on_spot.radius[:, None], axis=1)]
             if len(on_spot):
                 det = concat([det, on_spot])
                 app = np.concatenate([app, np.full((len(on_spot), 3), np.nan)])
