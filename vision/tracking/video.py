@@ -1107,18 +1107,8 @@ class VideoTracker:
         self.roi_detections += 1
         found = self._beside(frame, found, np.arange(len(self.tracker.state.names)) == i)
         self._settle_found = found
-        found = found[np.linalg.norm(found.pixel - at, axis=1) < self.schedule.settle_radii * r]
-        same = found.colour == colour
-        if not np.any(same) and len(found):
-            # The colour model names a ball wrongly at times (a white in shade called brown on
-            # sample 01, a dark brown called black on a broadcast render): a blob that looks as
-            # the ball has looked all along is it; a hand or a cue's tip does not.
-            same = self._looks_as(frame, found, i)
-        found = found[same]
-        if not len(found):
-            return None
-        k = int(np.argmin(np.linalg.norm(found.pixel - at, axis=1)))
-        return np.asarray(found.pixel[k], np.float64)
+        own = self._own(frame, found, i, at, r, colour)
+        return own if np.all(np.isfinite(own)) else None
 
     def _strayed_to(self, frame: Image, state: TrackerState, i: int, at: FloatArray) -> BallDetections | None:
         """Where object ball ``i``, carried at rest at ``at`` and not found there by the detector's
@@ -1176,19 +1166,26 @@ class VideoTracker:
         if self.detector.by_outline(at[None], np.array([r]))[0]:  # type: ignore[attr-defined]
             return
         roi = window(at[0], at[1], at[0], at[1], 3.0 * r, frame.shape)
-        fine = self._own(frame, self.detector.detect(frame, roi, fine=True), i, at, r, colour)  # type: ignore[call-arg]
-        usual = self._own(frame, self.detector.detect(frame, roi), i, at, r, colour)
+        alone = np.arange(len(self.tracker.state.names)) == i
+        fine_found = self.detector.detect(frame, roi, fine=True)  # type: ignore[call-arg]
+        fine = self._own(frame, self._beside(frame, fine_found, alone), i, at, r, colour)
+        usual = self._own(
+            frame, self._beside(frame, self.detector.detect(frame, roi), alone), i, at, r, colour
+        )
         self._spot[i] = at + (fine - usual)
 
     def _own(
         self, frame: Image, found: BallDetections, i: int, at: FloatArray, r: float, colour: int
     ) -> FloatArray:
-        """The centre among ``found`` (a window's detections round ``at``) of ball ``i``, its
-        ``colour``, nearest ``at`` (NaN: none)."""
-        found = self._beside(frame, found, np.arange(len(self.tracker.state.names)) == i)
+        """The centre among ``found`` (a window's detections round ``at``, re-measured beside
+        their neighbours: :meth:`_beside`) of ball ``i``, its ``colour``, nearest ``at`` (NaN:
+        none)."""
         found = found[np.linalg.norm(found.pixel - at, axis=1) < self.schedule.settle_radii * r]
         same = found.colour == colour
         if not np.any(same) and len(found):
+            # The colour model names a ball wrongly at times (a white in shade called brown on
+            # sample 01, a dark brown called black on a broadcast render): a blob that looks as
+            # the ball has looked all along is it; a hand or a cue's tip does not.
             same = self._looks_as(frame, found, i)
         found = found[same]
         if not len(found):
