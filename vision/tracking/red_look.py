@@ -73,13 +73,7 @@ def looks_red(
     reds = np.flatnonzero(known & (colour == _RED) & np.all(np.isfinite(pos), axis=1))
     one = known & sharp & (colour >= 0) & (colour != _RED)
     unnamed = np.flatnonzero((det_colour < 0) & np.all(np.isfinite(appearance), axis=1))
-    if not len(reds) or not np.any(one) or not len(unnamed):
-        return out
-    gap = np.linalg.norm(det_pixel[unnamed][:, None, :] - pos[reds][None, :, :], axis=2)
-    red_look = look[reds[np.argmin(gap, axis=1)]]
-    to_red = np.linalg.norm((red_look - appearance[unnamed]) * weight, axis=1)
-    to_own = _distance(look[one], appearance[unnamed], weight)
-    out[np.ix_(one, unnamed)] = to_red[None, :] < to_own
+    _refuse(out, look, pos, det_pixel, appearance, weight, others=reds, balls=one, dets=unnamed)
     return out
 
 
@@ -112,11 +106,27 @@ def looks_coloured(
     ones = np.flatnonzero(known & (colour >= 0) & (colour != _RED))
     reds = known & sharp & (colour == _RED)
     measured = np.flatnonzero(np.all(np.isfinite(appearance), axis=1))
-    if not len(ones) or not np.any(reds) or not len(measured):
-        return out
-    gap = np.linalg.norm(det_pixel[measured][:, None, :] - pos[ones][None, :, :], axis=2)
-    one_look = look[ones[np.argmin(gap, axis=1)]]
-    to_one = np.linalg.norm((one_look - appearance[measured]) * weight, axis=1)
-    to_own = _distance(look[reds], appearance[measured], weight)
-    out[np.ix_(reds, measured)] = to_one[None, :] < to_own
+    _refuse(out, look, pos, det_pixel, appearance, weight, others=ones, balls=reds, dets=measured)
     return out
+
+
+def _refuse(
+    out: npt.NDArray[np.bool_],
+    look: FloatArray,
+    pos: FloatArray,
+    det_pixel: FloatArray,
+    appearance: FloatArray,
+    weight: FloatArray,
+    others: IntArray,
+    balls: npt.NDArray[np.bool_],
+    dets: IntArray,
+) -> None:
+    """Mark in ``out`` (in place) the detections ``dets`` that each of ``balls`` may not take:
+    those nearer the look of the ball of ``others`` nearest them in the picture than its own."""
+    if not len(others) or not np.any(balls) or not len(dets):
+        return
+    gap = np.linalg.norm(det_pixel[dets][:, None, :] - pos[others][None, :, :], axis=2)
+    other_look = look[others[np.argmin(gap, axis=1)]]
+    to_other = np.linalg.norm((other_look - appearance[dets]) * weight, axis=1)
+    to_own = _distance(look[balls], appearance[dets], weight)
+    out[np.ix_(balls, dets)] = to_other[None, :] < to_own
