@@ -40,6 +40,8 @@ def _thumb(level: int) -> npt.NDArray[np.int16]:
 
 
 FRAME = np.zeros((120, 160, 3), np.uint8)
+#: No ball followed on the table near the spot.
+NOBODY = np.zeros((0, 2))
 
 
 @pytest.mark.parametrize(
@@ -54,7 +56,22 @@ FRAME = np.zeros((120, 160, 3), np.uint8)
 def test_only_the_spots_own_colour_on_the_spot(found: list[tuple[float, float, int]], kept: int) -> None:
     watch = SpotWatch(SPOTS, every=3, change=12.0)
     absent = np.array([False, True, False])
-    got = watch.look(FRAME, _thumb(0), 0.25, 0, absent, COLOUR, R, Scripted(found))
+    got = watch.look(FRAME, _thumb(0), 0.25, 0, absent, COLOUR, R, Scripted(found), NOBODY)
+    assert len(got) == kept
+
+
+@pytest.mark.parametrize(
+    ("followed", "kept"),
+    [
+        ([(100.0 + 1.5 * R, 61.0)], 0),  # a red the tracker follows rolls over the spot: that red
+        ([(100.0 + 3.0 * R, 61.0)], 1),  # a ball three radii off: the pink is back on its spot
+    ],
+)
+def test_a_ball_the_tracker_follows_is_no_re_spot(followed: list[tuple[float, float]], kept: int) -> None:
+    watch = SpotWatch(SPOTS)
+    absent = np.array([False, True, False])
+    det = Scripted([(101.0, 61.0, PINK)])
+    got = watch.look(FRAME, _thumb(0), 0.25, 0, absent, COLOUR, R, det, np.array(followed))
     assert len(got) == kept
 
 
@@ -64,7 +81,7 @@ def test_a_spot_is_looked_at_again_only_when_its_picture_changed() -> None:
     absent = np.array([False, True, False])
     levels = [0, 0, 0, 0, 50, 50, 50, 50, 60, 90, 90, 90, 90]
     for k, level in enumerate(levels):
-        watch.look(FRAME, _thumb(level), 0.25, k, absent, COLOUR, R, det)
+        watch.look(FRAME, _thumb(level), 0.25, k, absent, COLOUR, R, det, NOBODY)
     # Frame 0 (gone off the table), frame 4 (a hand comes: changed), frame 9 (changed again,
     # three frames after); frame 8's change of 10 levels is under the threshold.
     assert det.calls == 3
@@ -74,7 +91,7 @@ def test_nothing_is_looked_at_while_every_colour_is_on_the_table() -> None:
     watch = SpotWatch(SPOTS)
     det = Scripted([(100.0, 60.0, PINK)])
     for k in range(10):
-        watch.look(FRAME, _thumb(k * 20), 0.25, k, np.zeros(3, bool), COLOUR, R, det)
+        watch.look(FRAME, _thumb(k * 20), 0.25, k, np.zeros(3, bool), COLOUR, R, det, NOBODY)
     assert det.calls == 0
 
 

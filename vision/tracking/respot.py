@@ -32,6 +32,8 @@ FloatArray = npt.NDArray[np.float64]
 WINDOW_RADII = 2.5
 #: Farthest (ball radii) from the spot a ball of the colour may be found to count as re-spotted.
 SPOT_RADII = 1.0
+#: Nearest (ball radii) a re-spotted ball may lie to a ball the tracker follows on the table.
+FOLLOWED_RADII = 2.0
 
 
 def spot_pixels(names: tuple[str, ...], to_pixels: Callable[[FloatArray], FloatArray]) -> FloatArray:
@@ -83,12 +85,16 @@ class SpotWatch:
         colour: npt.NDArray[np.int64],
         radius: float,
         detector: BallDetector,
+        followed: FloatArray,
     ) -> BallDetections:
         """The balls found on the spots of the ``absent`` colours whose picture changed.
 
         A spot is looked at when its ball goes off the table, and again whenever its
         thumbnail changed by ``change`` since the last look (at most every ``every`` frames);
-        only a ball of the spot's own colour within :data:`SPOT_RADII` of it is returned.
+        only a ball of the spot's own colour within :data:`SPOT_RADII` of it, and farther than
+        :data:`FOLLOWED_RADII` from every ball the tracker follows on the table (``followed``,
+        ``(M, 2)`` pixels), is returned: a red rolling over the pink's spot, named pink by the
+        colour model, is that red, not the pink put back.
         """
         found: list[BallDetections] = []
         for i in range(len(self.spots)):
@@ -108,6 +114,9 @@ class SpotWatch:
             det = detector.detect(frame, roi)
             near = np.hypot(det.pixel[:, 0] - u, det.pixel[:, 1] - v) < SPOT_RADII * radius
             det = det[near & (det.colour == colour[i])]
+            if len(det) and len(followed):
+                d = np.linalg.norm(det.pixel[:, None, :] - followed[None, :, :], axis=2)
+                det = det[np.all(d > FOLLOWED_RADII * det.radius[:, None], axis=1)]
             if len(det):
                 found.append(det)
         return concat(found)

@@ -317,13 +317,8 @@ class VideoTracker:
                 state.colour,
                 float(np.median(state.radius)),
                 self.detector,
+                state.pos[(state.state != TrackState.ABSENT) & np.all(np.isfinite(state.pos), axis=1)],
             )
-            # A ball the tracker follows there (a red rolling over the pink's spot, taken for the
-            # pink by the colour model: Task2 clip 21 lost its pot) is that ball, not a re-spot.
-            on_table = state.pos[(~absent) & np.all(np.isfinite(state.pos), axis=1)]
-            if len(on_spot) and len(on_table):
-                d = np.linalg.norm(on_spot.pixel[:, None, :] - on_table[None, :, :], axis=2)
-                on_spot = on_spot[np.all(d > 2.0 * on_spot.radius[:, None], axis=1)]
             if len(on_spot):
                 det = concat([det, on_spot])
                 app = np.concatenate([app, np.full((len(on_spot), 3), np.nan)])
