@@ -64,6 +64,8 @@ ELSEWHERE_CONFIDENCE = 0.5
 #: level (see :func:`~vision.tracking.appearance.thumbnail_contrast`) is faint: the test may miss it
 #: leave (the estimate takes the mean colours; a ball's shadow side and rim differ less).
 FAINT_CHANGES = 1.5
+#: A frame count far in the past: "never" for the per-ball frame counts (gone, unanchored).
+_NEVER = -(10**9)
 
 
 @runtime_checkable
@@ -191,7 +193,7 @@ class VideoTracker:
         self._anchor_age = np.zeros(len(tracker.state.names), np.int64)
         # Per ball, the frame count at which its prediction carried it off a spot it had long
         # rested on (far in the past: never): struck there, whether or not the search saw it go.
-        self._unanchored = np.full(len(tracker.state.names), -(10**9), np.int64)
+        self._unanchored = np.full(len(tracker.state.names), _NEVER, np.int64)
         # Per ball, frames left during which the detector re-measures it at rest every
         # ``settle_every`` frames: a ball that came to rest against it may have pushed it (see
         # _recheck_beside).
@@ -221,7 +223,7 @@ class VideoTracker:
         self._covered = np.zeros(len(tracker.state.names), bool)
         # Per ball, the frame count at which the tracker last took it off the table (see
         # ``gone_for``; far in the past: never).
-        self._gone_at = np.full(len(tracker.state.names), -(10**9), np.int64)
+        self._gone_at = np.full(len(tracker.state.names), _NEVER, np.int64)
         # This frame's detections of a cue ball found where it departed to (see find_departure),
         # and of struck balls' ghosts (see _ghost), with their looks (NaN: to be measured).
         self._left: list[BallDetections] = []
@@ -305,7 +307,7 @@ class VideoTracker:
         # Off the table since the tracker saw it there (potted): a colour absent since the video
         # began is left to the whole-table search (on Task2 clip 21 the green, never seen, was
         # found on its spot by turns and the frame's start waited for it past the stroke).
-        absent = (state.state == TrackState.ABSENT) & (self._gone_at > -(10**9))
+        absent = (state.state == TrackState.ABSENT) & (self._gone_at > _NEVER)
         if self.spot_watch is not None and not whole_table and np.any(absent):
             # (A whole-table search looks at the spots already.)
             on_spot = self.spot_watch.look(
