@@ -9,6 +9,8 @@ scenario of :data:`vision.synthetic.scenarios.SCENARIOS` with seeds from 100 on 
 (:func:`benchmarks.referee_bench.run_clip`).
 
 Run: ``python -m benchmarks.referee_renders [--size 1920x1080] [--fps 60] [--seeds 101 102]``.
+``--size drawn --fps drawn`` with ``--conditions random`` lets each seed draw its image size
+(640x360 to 1920x1080) and frame rate (25-60) as well, the widest held-out set.
 Renders are cached under ``$BAULKLINE_CACHE/renders`` (a 1080p60 clip takes about a minute).
 """
 
@@ -18,11 +20,14 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmarks.referee_bench import run_clip, strokes_agreeing
 from benchmarks.results import benchmark_parser, publish, stamp
 from vision.synthetic.cli import SCENARIO_NAMES
+
+if TYPE_CHECKING:
+    from vision.synthetic.conditions import Conditions
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("BAULKLINE_CACHE", ROOT / ".cache")) / "renders"
@@ -32,26 +37,42 @@ SCENARIOS = tuple(name for name in SCENARIO_NAMES if name != "random")
 
 @dataclass(frozen=True)
 class Render:
-    """One clip to render: a scenario, its seed and the camera's look."""
+    """One clip to render: a scenario, its seed and the camera's look.
+
+    ``width``/``height``/``fps`` of ``None`` are drawn from the seed (random looks only).
+    """
 
     scenario: str
     seed: int
-    width: int
-    height: int
-    fps: float
+    width: int | None
+    height: int | None
+    fps: float | None
     conditions: str
     max_seconds: float
 
+    def look(self) -> Conditions:
+        """The camera, light and cloth the clip is rendered through."""
+        from vision.synthetic.conditions import broadcast, random_conditions
+
+        if self.conditions == "random":
+            return random_conditions(self.seed, self.width, self.height, self.fps)
+        if self.width is None or self.height is None or self.fps is None:
+            raise ValueError(f"{self.scenario}-{self.seed}: a broadcast look needs a size and frame rate")
+        return broadcast(self.width, self.height, self.fps)
+
     @property
     def name(self) -> str:
-        """File stem in the cache, unique per scenario, seed and look."""
-        return f"{self.scenario}-{self.seed}-{self.width}x{self.height}@{self.fps:g}-{self.conditions}"
+        """File stem in the cache, unique per scenario, seed and look (drawn sizes resolved)."""
+        width, height, fps = self.width, self.height, self.fps
+        if width is None or height is None or fps is None:
+            look = self.look()
+            width, height, fps = look.width, look.height, look.fps
+        return f"{self.scenario}-{self.seed}-{width}x{height}@{fps:g}-{self.conditions}"
 
 
 def render(r: Render, out: Path) -> Path:
     """The clip's video, rendered into ``out`` unless it is there already."""
     from vision.synthetic.clip import render_clip, write_cover_only
-    from vision.synthetic.conditions import broadcast, random_conditions
     from vision.synthetic.scenarios import simulate_sequence
 
     path = out / f"{r.name}.mp4"
@@ -59,10 +80,7 @@ def render(r: Render, out: Path) -> Path:
     if rendered and (out / f"{r.name}.cover.csv").exists():
         return path
     out.mkdir(parents=True, exist_ok=True)
-    if r.conditions == "random":
-        cond = random_conditions(r.seed, r.width, r.height, r.fps)
-    else:
-        cond = broadcast(r.width, r.height, r.fps)
+    cond = r.look()
     timeline = simulate_sequence(r.scenario, r.seed)
     if rendered:  # cached before the cover truth existed: add it, keep the video
         write_cover_only(timeline, cond, out, r.name, r.max_seconds)
@@ -95,16 +113,22 @@ def cut_at_truth_end(res: dict[str, Any], truth_path: Path) -> dict[str, Any]:
     return {**res, "got": got, "match": got == res["expected"], "cut": True}
 
 
-def _size(text: str) -> tuple[int, int]:
+def _size(text: str) -> tuple[int | None, int | None]:
+    if text == "drawn":
+        return None, None
     w, _, h = text.partition("x")
     return int(w), int(h)
+
+
+def _fps(text: str) -> float | None:
+    return None if text == "drawn" else float(text)
 
 
 def main() -> None:
     """Render (or reuse) the clips, referee each from its video and from its truth, and report."""
     parser = benchmark_parser(__doc__)
-    parser.add_argument("--size", type=_size, default=(1920, 1080), help="WIDTHxHEIGHT")
-    parser.add_argument("--fps", type=float, default=60.0)
+    parser.add_argument("--size", type=_size, default=(1920, 1080), help="WIDTHxHEIGHT or 'drawn'")
+    parser.add_argument("--fps", type=_fps, default=60.0, help="frames/s or 'drawn'")
     parser.add_argument("--seeds", type=int, nargs="+", default=[101])
     parser.add_argument(
         "--conditions", nargs="+", choices=("broadcast", "random"), default=["broadcast"], help="camera looks"
@@ -114,6 +138,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "referee-renders")
     args = parser.parse_args()
     width, height = args.size
+    if (width is None or args.fps is None) and args.conditions != ["random"]:
+        parser.error("--size drawn / --fps drawn need --conditions random")
+    size_text = "drawn" if width is None else f"{width}x{height}"
+    fps_text = "drawn" if args.fps is None else f"{args.fps:g}"
     rows: list[dict[str, Any]] = []
     todo = [(c, seed, s) for c in args.conditions for seed in args.seeds for s in args.only or SCENARIOS]
     for conditions, seed, scenario in todo:
@@ -136,7 +164,7 @@ def main() -> None:
     counts = [strokes_agreeing(r["expected"], r["got"]) for r in rows if "expected" in r]
     agree, total = sum(a for a, _ in counts), sum(n for _, n in counts)
     cmd = (
-        f"python -m benchmarks.referee_renders --size {width}x{height} --fps {args.fps:g} "
+        f"python -m benchmarks.referee_renders --size {size_text} --fps {fps_text} "
         f"--conditions {' '.join(args.conditions)} --seeds {' '.join(map(str, args.seeds))}"
     )
     lines = [
@@ -145,7 +173,7 @@ def main() -> None:
         stamp(cmd),
         "",
         f"Calls from the video equal to the calls from the render's true log: **{matched} of "
-        f"{len(rows)}** clips ({width}x{height}, {args.fps:g} fps, {' and '.join(args.conditions)} "
+        f"{len(rows)}** clips ({size_text}, {fps_text} fps, {' and '.join(args.conditions)} "
         f"cameras, seeds the samples do not use); **{agree} of {total}** strokes "
         f"({100.0 * agree / max(total, 1):.1f}%; each stroke's calls, points, striker and ball on: "
         "`benchmarks.referee_bench.by_stroke`; a clip that failed to render counts no stroke).",

@@ -1,0 +1,35 @@
+"""The renders benchmark's clip names and looks: drawn sizes resolve, broadcast needs one."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.referee_renders import Render
+from vision.synthetic.conditions import SIZES, random_conditions
+
+
+@pytest.mark.parametrize("seed", [105, 109, 112])
+def test_a_drawn_look_is_the_seeds_random_conditions_and_names_its_size(seed: int) -> None:
+    clip = Render("touching", seed, None, None, None, "random", 25.0)
+    look = random_conditions(seed)
+    assert (clip.look().width, clip.look().height) in SIZES
+    assert clip.look().fps == look.fps
+    assert clip.name == f"touching-{seed}-{look.width}x{look.height}@{look.fps:g}-random"
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "fps", "name"),
+    [
+        (1920, 1080, 60.0, "free_ball-101-1920x1080@60-broadcast"),
+        (1280, 720, 29.97, "free_ball-101-1280x720@29.97-broadcast"),
+    ],
+)
+def test_a_given_size_names_the_clip_without_drawing(width: int, height: int, fps: float, name: str) -> None:
+    clip = Render("free_ball", 101, width, height, fps, "broadcast", 25.0)
+    assert clip.name == name
+    assert (clip.look().width, clip.look().height, clip.look().fps) == (width, height, fps)
+
+
+def test_a_broadcast_look_cannot_be_drawn() -> None:
+    with pytest.raises(ValueError, match="needs a size"):
+        Render("free_ball", 101, None, None, None, "broadcast", 25.0).look()
