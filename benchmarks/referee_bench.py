@@ -75,9 +75,18 @@ def strokes_agreeing(expected: list[tuple[Any, ...]], got: list[tuple[Any, ...]]
     return agree, max(len(want), len(have))
 
 
+def truth_of(video: Path) -> Path:
+    """The true event log beside a rendered clip.
+
+    Why not ``with_suffix``: a clip named for a fractional frame rate (``...@59.94-random.mp4``)
+    has a dot in its stem, which ``with_suffix("")`` would cut at.
+    """
+    return video.with_name(video.stem + ".truth.jsonl")
+
+
 def run_clip(video: Path, out_dir: Path) -> dict[str, Any]:
     """Referee one sample clip and compare with its truth."""
-    truth_path = video.with_suffix("").with_suffix(".truth.jsonl")
+    truth_path = truth_of(video)
     truth = list(read_events(truth_path.read_text().splitlines(), source=str(truth_path)))
     start = truth[0]
     players = start.players if start.type == "frame_start" else ("Player 1", "Player 2")

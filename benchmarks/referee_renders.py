@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchmarks.referee_bench import run_clip, strokes_agreeing
+from benchmarks.referee_bench import run_clip, strokes_agreeing, truth_of
 from benchmarks.results import benchmark_parser, publish, stamp
 from vision.synthetic.cli import SCENARIO_NAMES
 
@@ -153,9 +153,7 @@ def main() -> None:
             rows.append({"clip": clip.name, "match": False, "error": error})
             print(json.dumps(rows[-1]), flush=True)
             continue
-        res = cut_at_truth_end(
-            run_clip(video, args.out / clip.name), video.with_suffix("").with_suffix(".truth.jsonl")
-        )
+        res = cut_at_truth_end(run_clip(video, args.out / clip.name), truth_of(video))
         rows.append(res)
         print(json.dumps({k: v for k, v in res.items() if k not in ("expected", "got")}), flush=True)
         if not res["match"]:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adjudicator.eventlog import event_to_dict, read_events
+from benchmarks.referee_bench import truth_of
 from benchmarks.results import benchmark_parser, publish, stamp
 from vision.balls_stage import LiveBalls
 from vision.source import WORK_WIDTH, FrameSource
@@ -128,7 +129,7 @@ def track_events(path: Path, work_width: int) -> Run:
     log += [event_to_dict(e) for e in pipeline.finish()]
     stages = dict(pipeline.seconds)
     run = Run(n, time.process_time() - c0, time.perf_counter() - w0, stages)
-    truth_path = path.with_suffix("").with_suffix(".truth.jsonl")
+    truth_path = truth_of(path)
     lines = truth_path.read_text().splitlines()
     truth = Counter(str(e.type) for e in read_events(lines, source=str(truth_path)))
     got = Counter(str(e["type"]) for e in log)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from benchmarks.referee_bench import truth_of
 from benchmarks.referee_renders import Render
 from vision.synthetic.conditions import SIZES, random_conditions
 
@@ -33,3 +36,15 @@ def test_a_given_size_names_the_clip_without_drawing(width: int, height: int, fp
 def test_a_broadcast_look_cannot_be_drawn() -> None:
     with pytest.raises(ValueError, match="needs a size"):
         Render("free_ball", 101, None, None, None, "broadcast", 25.0).look()
+
+
+@pytest.mark.parametrize(
+    ("video", "truth"),
+    [
+        ("r/touching-115-1920x1080@59.94-random.mp4", "r/touching-115-1920x1080@59.94-random.truth.jsonl"),
+        ("r/break_off-101-1920x1080@60-broadcast.mp4", "r/break_off-101-1920x1080@60-broadcast.truth.jsonl"),
+        ("samples/01_break_off.mp4", "samples/01_break_off.truth.jsonl"),
+    ],
+)
+def test_the_true_log_sits_beside_the_clip_whatever_dots_its_name_holds(video: str, truth: str) -> None:
+    assert truth_of(Path(video)) == Path(truth)
