@@ -144,6 +144,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--command", default="", help="the referee_renders command that made --out (for the record)"
     )
+    ap.add_argument(
+        "--section",
+        default="events-video",
+        help="RESULTS.md section (one per held-out set: events-video-drawn)",
+    )
     ap.add_argument("--no-write", action="store_true", help="print only")
     args = ap.parse_args(argv)
     clips = (
@@ -172,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     md = md.replace(" 0 s in all.", "")
     print(md)
     if not args.no_write:
-        update_section("events-video", md)
+        update_section(args.section, md)
     return 0
 
 

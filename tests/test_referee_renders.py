@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.referee_bench import truth_of
-from benchmarks.referee_renders import Render
+from benchmarks.referee_renders import Render, by_size
 from vision.synthetic.conditions import SIZES, random_conditions
 
 
@@ -48,3 +48,29 @@ def test_a_broadcast_look_cannot_be_drawn() -> None:
 )
 def test_the_true_log_sits_beside_the_clip_whatever_dots_its_name_holds(video: str, truth: str) -> None:
     assert truth_of(Path(video)) == Path(truth)
+
+
+def _row(clip: str, match: bool) -> dict[str, object]:
+    call = [("score", (1, 0), 0, "red")]
+    return {"clip": clip, "match": match, "expected": call, "got": call if match else []}
+
+
+@pytest.mark.parametrize(
+    ("rows", "table"),
+    [
+        ([_row("touching-105-640x360@30-random", True)], []),
+        (
+            [
+                _row("touching-105-640x360@30-random", False),
+                _row("touching-109-1920x1080@50-random", True),
+                _row("free_ball-105-640x360@30-random", True),
+            ],
+            ["| 1920x1080 | 1/1 | 1/1 |", "| 640x360 | 1/2 | 1/2 |"],
+        ),
+    ],
+)
+def test_a_set_of_several_sizes_is_summed_per_size_largest_first(
+    rows: list[dict[str, object]], table: list[str]
+) -> None:
+    lines = by_size(rows)  # type: ignore[arg-type]
+    assert [line for line in lines if line.startswith("| ") and "x" in line.split("|")[1]] == table
