@@ -161,22 +161,24 @@ def by_size(rows: list[dict[str, Any]]) -> list[str]:
     ]
 
 
-def _size(text: str) -> tuple[int | None, int | None]:
+def parse_size(text: str) -> tuple[int | None, int | None]:
+    """``WIDTHxHEIGHT``, or ``drawn`` (None, None): each seed draws its own (random looks)."""
     if text == "drawn":
         return None, None
     w, _, h = text.partition("x")
     return int(w), int(h)
 
 
-def _fps(text: str) -> float | None:
+def parse_fps(text: str) -> float | None:
+    """Frames per second, or ``drawn`` (None): each seed draws its own (random looks)."""
     return None if text == "drawn" else float(text)
 
 
 def main() -> None:
     """Render (or reuse) the clips, referee each from its video and from its truth, and report."""
     parser = benchmark_parser(__doc__)
-    parser.add_argument("--size", type=_size, default=(1920, 1080), help="WIDTHxHEIGHT or 'drawn'")
-    parser.add_argument("--fps", type=_fps, default=60.0, help="frames/s or 'drawn'")
+    parser.add_argument("--size", type=parse_size, default=(1920, 1080), help="WIDTHxHEIGHT or 'drawn'")
+    parser.add_argument("--fps", type=parse_fps, default=60.0, help="frames/s or 'drawn'")
     parser.add_argument("--seeds", type=int, nargs="+", default=[101])
     parser.add_argument(
         "--conditions", nargs="+", choices=("broadcast", "random"), default=["broadcast"], help="camera looks"

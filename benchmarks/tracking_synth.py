@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
+from benchmarks.referee_renders import Render, parse_fps, parse_size
 from benchmarks.results import stamp, update_section
 from calibration.calibrate import Calibration
 from calibration.camera import Camera
@@ -201,6 +203,21 @@ def evaluate(name: str, root: Path = SAMPLES, samples: list[RestSample] | None =
     )
 
 
+def _evaluate_render(clip: Render) -> SynthResult:
+    from benchmarks.referee_renders import CACHE, render
+
+    return evaluate(render(clip, CACHE).stem, CACHE)
+
+
+def _evaluate_renders(todo: list[Render], jobs: int) -> list[SynthResult]:
+    """Each render's result in ``todo``'s order, ``jobs`` processes side by side (one Python
+    thread tracks a clip: only processes use a many-core machine's cores)."""
+    if jobs <= 1:
+        return [_evaluate_render(clip) for clip in todo]
+    with multiprocessing.get_context("fork").Pool(jobs, maxtasksperchild=4) as pool:
+        return pool.map(_evaluate_render, todo, chunksize=1)
+
+
 def _pct(a: int, b: int) -> str:
     return f"{100 * a / b:.1f}%" if b else "n/a"
 
@@ -218,18 +235,27 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seeds", type=int, nargs="+", default=[101, 102, 103])
     parser.add_argument("--scenarios", nargs="+", default=["break_off", "touching", "free_ball"])
+    parser.add_argument(
+        "--size",
+        type=parse_size,
+        default=(1920, 1080),
+        help="renders: WIDTHxHEIGHT or 'drawn' (random looks)",
+    )
+    parser.add_argument("--fps", type=parse_fps, default=60.0, help="renders: frames/s or 'drawn'")
+    parser.add_argument("--jobs", type=int, default=1, help="renders tracked side by side (processes)")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
+    width, height = args.size
+    drawn = width is None or args.fps is None
     if args.renders:
-        from benchmarks.referee_renders import CACHE, Render, render
-
+        looks = ("random",) if drawn else ("broadcast", "random")
         todo = [
-            Render(sc, seed, 1920, 1080, 60.0, look, 25.0)
+            Render(sc, seed, width, height, args.fps, look, 25.0)
             for sc in args.scenarios
             for seed in args.seeds
-            for look in ("broadcast", "random")
+            for look in looks
         ]
-        results = [evaluate(render(r, CACHE).stem, CACHE) for r in todo]
+        results = _evaluate_renders(todo, args.jobs)
     else:
         results = [evaluate(c) for c in args.clips]
     lines = [
@@ -286,7 +312,12 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_write:
         key, title = "balls-tracking-synthetic", "sample_videos"
         command = "python -m benchmarks.tracking_synth"
-        if args.renders:
+        if args.renders and drawn:
+            key = "balls-tracking-renders-drawn"
+            title = "fresh renders, random looks with image size and frame rate drawn per seed"
+            command += " --renders --size drawn --fps drawn --seeds " + " ".join(map(str, args.seeds))
+            command += " --scenarios " + " ".join(args.scenarios)
+        elif args.renders:
             key, title = "balls-tracking-renders", "fresh 1080p60 renders, seeds the samples do not use"
             command += " --renders --seeds " + " ".join(map(str, args.seeds))
             command += " --scenarios " + " ".join(args.scenarios)
