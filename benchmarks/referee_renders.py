@@ -187,6 +187,7 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=25.0, help="cut each clip after this long")
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "referee-renders")
     parser.add_argument("--jobs", type=int, default=1, help="clips refereed side by side (processes)")
+    parser.add_argument("--section", help="RESULTS.md section (default: by the set; one per held-out set)")
     args = parser.parse_args()
     width, height = args.size
     if (width is None or args.fps is None) and args.conditions != ["random"]:
@@ -247,7 +248,9 @@ def main() -> None:
             f"{r.get('error') or '-'} |"
         )
     # A drawn-size set is a different held-out set: its own section, beside the fixed-size one.
-    section = "referee-renders-drawn" if width is None or args.fps is None else "referee-renders"
+    section = args.section or (
+        "referee-renders-drawn" if width is None or args.fps is None else "referee-renders"
+    )
     publish(section, "\n".join(lines), write=not args.no_write)
 
 

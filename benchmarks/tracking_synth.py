@@ -243,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--fps", type=parse_fps, default=60.0, help="renders: frames/s or 'drawn'")
     parser.add_argument("--jobs", type=int, default=1, help="renders tracked side by side (processes)")
+    parser.add_argument("--section", help="RESULTS.md section (default: by the set; one per held-out set)")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
     width, height = args.size
@@ -322,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
             command += " --renders --seeds " + " ".join(map(str, args.seeds))
             command += " --scenarios " + " ".join(args.scenarios)
         update_section(
-            key,
+            args.section or key,
             f"## Ball tracking on synthetic clips ({title}, true camera)\n\n"
             + stamp(command)
             + "\n"
