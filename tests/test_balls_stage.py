@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from calibration.calibrate import Calibration
 from calibration.camera import Camera, Intrinsics, Pose
 from calibration.table import TABLE
-from vision.balls_stage import BIAS_PX, LiveBalls, PixelMap, scaled_calibration
+from vision.balls_stage import BIAS_PX, LiveBalls, PixelMap, scaled_calibration, small_balls_note
 from vision.source import Frame
 
 #: Lenses from none to the strongest barrel distortion of the sample clips (09: k1 = -0.22).
@@ -115,3 +115,22 @@ def test_bias_is_the_working_pixels_span_on_the_bed(height: float) -> None:
     stage = LiveBalls(fps=30.0, fixed=Calibration.from_camera(cam))
     stage.working(Frame(0, 0.0, np.zeros((720, 1280, 3), np.uint8)))
     assert stage.bias_mm == pytest.approx(BIAS_PX * (height - TABLE.ball_radius) / intr.fx, rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("radius_px", "size", "warned"),
+    [
+        (1.9, (640, 360), True),
+        (2.99, (960, 540), True),
+        (3.0, (960, 540), False),
+        (9.0, (1280, 720), False),
+        (float("nan"), (1280, 720), False),  # not seeded yet: nothing to say
+    ],
+)
+def test_a_video_whose_balls_are_under_three_pixels_is_warned_of(
+    radius_px: float, size: tuple[int, int], warned: bool
+) -> None:
+    note = small_balls_note(radius_px, size)
+    assert (note is not None) == warned
+    if note is not None:
+        assert f"{radius_px:.1f} px" in note and f"{size[0]}x{size[1]}" in note

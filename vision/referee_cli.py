@@ -101,8 +101,13 @@ def run(args: argparse.Namespace) -> int:
 
     def progress(frames_iter: Iterator[Frame]) -> Iterator[Frame]:
         start = time.monotonic()
+        noted = False
         for i, frame in enumerate(frames_iter, start=1):
             yield frame
+            if not noted and balls.names:
+                noted = True
+                if (note := balls.size_note()) is not None:
+                    print(f"baulkline referee: {source}: warning: {note}", file=sys.stderr)
             if i % 10 == 0:
                 view.progress(i, total, i / max(time.monotonic() - start, 1e-6), frames.dropped)
 

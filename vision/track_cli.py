@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise BaulklineError(f"{args.events}: cannot write the event log ({exc.strerror})") from None
     writer = JsonlWriter(events_out) if events_out is not None else None
+    noted = False
     try:
         for fr in source.frames():
             if args.max_frames and fr.index >= args.max_frames:
@@ -70,6 +71,10 @@ def run(args: argparse.Namespace) -> int:
             else:
                 for ev in stages.update(fr)[1]:
                     writer.write(event_to_dict(ev))
+            if not noted and balls.names:
+                noted = True
+                if (note := balls.size_note()) is not None:
+                    sys.stderr.write(f"baulkline: {args.video}: warning: {note}\n")
             if bar is not None:
                 bar.step(fr.index + 1)
     finally:
