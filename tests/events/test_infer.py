@@ -450,7 +450,9 @@ def test_white_carried_in_a_hand_while_a_ball_is_hidden_is_no_stroke(fps: float)
     """A clip opening with a ball the tracker holds as hidden (the apex red behind the pink)
     cannot start until something forces it; a white then carried about by a hand, seen moving
     to and fro and never still, has no spot to be struck from: no strike until the real one
-    (a rendered 1080p60 break-off read the hand's carry as the break)."""
+    (a rendered 1080p60 break-off read the hand's carry as the break). The white was not on
+    the table when the video began: the frame starts with it in hand and a ``place`` puts it
+    where the hand left it."""
     spot = (TABLE.baulk_line - 170.0, CENTRE_Y - 200.0)
     paths: dict[str, list[tuple[float, tuple[float, float] | None]]] = {
         "white": [
@@ -473,4 +475,56 @@ def test_white_carried_in_a_hand_while_a_ball_is_hidden_is_no_stroke(fps: float)
     strikes = kinds(events, Strike)
     assert len(strikes) == 1 and 3.9 < strikes[0].t < 4.2
     assert isinstance(events[0], FrameStart) and events[0].positions is not None
-    assert math.dist(events[0].positions["white"], spot) < 3.0
+    assert "white" not in events[0].positions
+    places = kinds(events, Place)
+    assert [p.ball for p in places] == ["white"] and math.dist(places[0].position, spot) < 3.0
+    assert places[0].t < strikes[0].t
+
+
+IN_D = (TABLE.baulk_line - 170.0, CENTRE_Y - 200.0)
+
+
+@pytest.mark.parametrize(
+    ("white", "hold_start", "placed"),
+    [
+        ([(0.0, None), (1.0, IN_D)], True, True),
+        ([(0.0, None), (1.0, IN_D)], False, True),
+        ([(0.0, IN_D)], True, False),
+        ([(0.0, IN_D)], False, False),
+        ([(0.0, None), (1.0, (1300.0, 500.0))], True, False),
+    ],
+    ids=["put-in-d-start-held", "put-in-d", "on-table-start-held", "on-table", "found-outside-the-d"],
+)
+def test_a_white_put_down_after_the_video_began_is_placed(
+    white: list[tuple[float, tuple[float, float] | None]], hold_start: bool, placed: bool
+) -> None:
+    """The contract: a white absent from the frame start's ``positions`` is in hand, and a
+    ``place`` is a ball put on the table by hand. A white not on the table as the video begins,
+    put down in the D before the first stroke, is placed, however late the frame start is
+    decided (a ball the tracker holds hidden, the apex red behind the pink, holds it up until
+    the break; four rendered broadcast break-offs had the white in the frame start). A white
+    on the table from the first frame is in the start; one found outside the D was there under
+    something as the video began (no hand puts the white in hand there)."""
+    fps = 60.0
+    start = white[-1][1]
+    assert start is not None
+    paths: dict[str, list[tuple[float, tuple[float, float] | None]]] = {
+        "white": [*white, (3.0, start), (3.6, (start[0] + 900.0, start[1]))],
+        "red1": [(0.0, (2500.0, 600.0))],
+        "red2": [(0.0, (2734.0, 889.0))],
+    }
+    tl = keyframes(paths, [], end=5.0)
+    times = np.arange(0.0, tl.duration, 1 / fps)
+    hidden = np.zeros((len(times) + 2, 3), dtype=bool)
+    hidden[: len(times), 2] = hold_start & (times < 3.2)
+    events = run(tl, fps=fps, seed=31, hidden=hidden)
+    fs = events[0]
+    assert isinstance(fs, FrameStart) and fs.positions is not None
+    assert ("white" in fs.positions) is not placed
+    places = kinds(events, Place)
+    assert [p.ball for p in places] == (["white"] if placed else [])
+    if placed:
+        assert math.dist(places[0].position, start) < 3.0
+    else:
+        assert math.dist(fs.positions["white"], start) < 3.0
+    assert len(kinds(events, Strike)) == 1

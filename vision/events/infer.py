@@ -24,10 +24,12 @@ VIDEO --events -`` can be piped into the referee. It alternates between two phas
   nothing (a cue tip dragged its track away and let go) is nothing at all.
 
 The log starts with a ``frame_start`` holding the first still position seen (a white not on
-the cloth is in hand). Touching balls (Section 3 Rule 13) are measured at each rest from the
-mean of the rest window's positions (noise shrinks by the square root of its length) and
-reported when the gap is under :attr:`~vision.events.config.EventConfig.touching_mm`; the
-gaps ride along as ``touching_gap_mm`` (unknown keys are ignored by readers).
+the cloth is in hand; a white put down in the D after the video began is in hand at the start
+and then ``place``d, however late the start is decided). Touching balls (Section 3 Rule 13)
+are measured at each rest from the mean of the rest window's positions (noise shrinks by the
+square root of its length) and reported when the gap is under
+:attr:`~vision.events.config.EventConfig.touching_mm`; the gaps ride along as
+``touching_gap_mm`` (unknown keys are ignored by readers).
 """
 
 from __future__ import annotations
@@ -144,6 +146,8 @@ class EventInferer:
         # against seen to jump (a re-measured centre): only a hand moves a white in hand.
         self._hidden = np.zeros(len(self.names), dtype=bool)
         self._white = self.names.index("white") if "white" in self.names else -1
+        # Per ball: not on the table in the clip's first frame (set by the first ``update``).
+        self._absent_at_open: npt.NDArray[np.bool_] | None = None
         self._keep = max(self.cfg.rest_frames, self.cfg.fit_frames) + math.ceil(5.0 * self.cfg.fps)
 
     # ---- public API ----------------------------------------------------------------------
@@ -186,6 +190,8 @@ class EventInferer:
                     f"got {view.shape}"
                 )
         frame = _Frame(frame_index, float(t), pos, st, view)
+        if self._absent_at_open is None:
+            self._absent_at_open = st == TrackState.ABSENT
         prev = self._frames[-1] if self._frames else None
         self._frames.append(frame)
         self._unseen_run = np.where(frame.seen, 0, self._unseen_run + 1)
@@ -288,6 +294,7 @@ class EventInferer:
 
     def _start_event(self, window: Sequence[_Frame], force: bool) -> list[InputEvent]:
         positions: dict[str, tuple[float, float]] = {}
+        placed: list[InputEvent] = []
         for b, name in enumerate(self.names):
             mean = self._still_mean(window, b, min_seen=(len(window) + 1) // 2)
             if mean is None:
@@ -306,9 +313,15 @@ class EventInferer:
                     if mean is None:
                         mean = next(f.position[b] for f in reversed(window) if f.seen[b])
             self.rest[b] = mean
-            positions[name] = _xy(mean)
+            if self._put_in_hand(b, mean):
+                placed.append(Place(t=window[0].t, ball=name, position=_xy(mean)))
+            else:
+                positions[name] = _xy(mean)
         reds = sum(1 for nm in self.names if nm.startswith("red"))
         self.phase = Phase.AT_REST
+        if placed:
+            self._in_hand = True
+            self._handled[self._white] = self._hidden[self._white] = False
         return [
             FrameStart(
                 t=window[0].t,
@@ -316,8 +329,28 @@ class EventInferer:
                 striker=self.striker,
                 reds=reds if reds in (6, 10, 15) else 15,
                 positions=positions,
-            )
+            ),
+            *placed,
         ]
+
+    def _put_in_hand(self, b: int, mean: FloatArray) -> bool:
+        """Whether ball ``b``, found at rest at ``mean`` when the frame start is decided, was
+        put down from in hand after the video began, so that the frame starts with the white
+        in hand and a ``place`` puts it there (the contract: a white absent from ``positions``
+        is in hand; a ``place`` is a ball put on the table by hand).
+
+        Why: the frame start waits for a still window with every ball in sight, and a clip
+        may open before a break-off's white is put in the D (or a ball the tracker holds
+        hidden, the apex red behind the pink, can hold the start up until a hand has put it
+        down): the white then sat in the start's positions as if it had been on the table
+        all along. Only the white counts, and only inside the D, where a hand puts it from in
+        hand (Section 3 Rule 5): a white found elsewhere was on the table with something
+        over it as the clip opened, and a colour the detector misses in the first frame and
+        finds later on its spot (green on green cloth) was there all along.
+        """
+        if b != self._white or self._absent_at_open is None or not self._absent_at_open[b]:
+            return False
+        return self.cfg.table.in_d(float(mean[0]), float(mean[1]), tol=self.cfg.still_mm)
 
     def _at_rest(self) -> list[InputEvent]:
         cfg = self.cfg
@@ -484,8 +517,10 @@ class EventInferer:
             rolled = self._jumped(outcome.events, frames, window)
         if rolled is not None:
             # The white in hand nudged round the D by a hand, or re-found by the tracker a
-            # jump away: a placement, not a stroke. Back where it rested, nothing happened.
-            near = cfg.place_mm if self._in_hand else cfg.replace_mm
+            # jump away: a placement, not a stroke. Back where it rested, nothing happened;
+            # and as at rest (``_at_rest``), a white seen all along moved only by a hand that
+            # hid it: within a radius it was measured again (a cue tip over it).
+            near = cfg.place_mm if self._in_hand and self._hidden[w] else cfg.replace_mm
             back = float(np.hypot(*(rolled - self.rest[w]))) <= near
             self.rest[w] = rolled
             self.phase = Phase.AT_REST
