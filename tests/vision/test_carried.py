@@ -22,7 +22,7 @@ from vision.tracking.appearance import disc_appearance, thumbnail_contrast
 from vision.tracking.detection_sets import named_as_held
 from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.tracker import Tracker, TrackerState
-from vision.tracking.video import VideoTracker
+from vision.tracking.video import VideoTracker, surface_edge
 from vision.tracks import TrackState
 
 R = 10.0
@@ -262,3 +262,31 @@ def test_a_ball_rolled_to_rest_creeps_only_on_along_its_path(
     vt._origin[0] = (40.0, 120.0)  # its stroke left from the left: it rolled in +x
     rested = None if step is None else np.array([100.0 + step[0], 120.0 + step[1]])
     assert vt._creeping(0, rested, R) is creeping
+
+
+@pytest.mark.parametrize(
+    ("step", "by_cushion", "creeping"),
+    [
+        ((0.7, 0.7), True, True),  # back off the cushion it rolled into: across reversed, along kept
+        ((0.7, 0.7), False, False),  # the same step far from any cushion: a drag
+        ((-0.7, 0.7), True, False),  # back the way it came: no bounce gives that
+        ((0.7, -0.7), True, True),  # on into the cushion, as ever
+    ],
+)
+def test_a_ball_rolled_into_a_cushion_creeps_back_off_it(
+    step: tuple[float, float], by_cushion: bool, creeping: bool
+) -> None:
+    """A slow red that reaches the top cushion of a 1080p60 view comes back off it at a crawl
+    (35 mm in 0.8 s): re-measured going back, it is followed, not held where it touched the
+    cushion (its rest was reported there, 36 mm off, and the later correction read as a place)."""
+    vt = _carried(Oracle(), (100.0, 120.0), full_every=5)
+    top = 120.0 - 1.2 * R if by_cushion else 0.0  # the surface's top edge
+    region = np.zeros((240, 320), bool)
+    region[int(top) :, :] = True
+    vt._edge = surface_edge(region)
+    vt._rolled[0] = True
+    vt._anchor[0] = (100.0, 120.0)
+    vt._origin[0] = (40.0, 180.0)  # it rolled up and right, into the top cushion
+    rested = np.array([100.0 + 2.0 * step[0], 120.0 + 2.0 * step[1]])
+    assert vt._creeping(0, rested, R) is creeping
+

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from vision.detection.classical import BESIDE_MAX_MOVE, learn_model, refine_beside
 from vision.detection.cloth import ClothModel
 from vision.tracking.schedule import ScheduleConfig
-from vision.tracking.video import _creeps
+from vision.tracking.video import _creeps, bounced
 
 Image = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
@@ -136,6 +136,21 @@ def test_a_resting_ball_creeps_only_along_its_path(
     step: tuple[float, float], heading: tuple[float, float], creeps: bool
 ) -> None:
     assert _creeps(np.array(step), np.array(heading), 0.25) == creeps
+
+
+@pytest.mark.parametrize(
+    ("heading", "normal", "after"),
+    [
+        ((0.6, -0.8), (0.0, 1.0), (0.6, 0.8)),  # into the top cushion: back off it, along kept
+        ((-1.0, 0.0), (1.0, 0.0), (1.0, 0.0)),  # square into a side cushion: straight back
+        ((0.6, 0.8), (0.0, 1.0), (0.6, 0.8)),  # away from the cushion already: unchanged
+        ((1.0, 0.0), (0.0, 1.0), (1.0, 0.0)),  # along the cushion: unchanged
+    ],
+)
+def test_a_heading_bounces_off_a_cushion(
+    heading: tuple[float, float], normal: tuple[float, float], after: tuple[float, float]
+) -> None:
+    assert np.allclose(bounced(np.array(heading), np.array(normal)), after)
 
 
 @pytest.mark.parametrize(("fps", "every", "span"), [(30.0, 3, 30), (60.0, 6, 60), (25.0, 2, 25)])
