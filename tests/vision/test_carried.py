@@ -290,3 +290,37 @@ def test_a_ball_rolled_into_a_cushion_creeps_back_off_it(
     rested = np.array([100.0 + 2.0 * step[0], 120.0 + 2.0 * step[1]])
     assert vt._creeping(0, rested, R) is creeping
 
+
+YELLOW, BROWN = (COLOURS.index(c) for c in (Colour.YELLOW, Colour.BROWN))
+
+
+@pytest.mark.parametrize(
+    ("ball", "named", "brown_at", "radius", "taken"),
+    [
+        (YELLOW, BROWN, (250.0, 150.0), R, True),  # the brown is elsewhere: the yellow, misnamed
+        (YELLOW, BROWN, (118.0, 120.0), R, False),  # the brown beside it: it may be the brown
+        (YELLOW, RED, (250.0, 150.0), R, False),  # a red: there are many
+        (YELLOW, BROWN, (250.0, 150.0), 2.0 * R, False),  # no ball's size: a hand, a sleeve
+        (WHITE, BROWN, (250.0, 150.0), R, False),  # the cue ball: the bridge hand is about it
+    ],
+)
+def test_a_colour_misnamed_on_its_spot_is_taken_only_if_its_name_is_elsewhere(
+    ball: int, named: int, brown_at: tuple[float, float], radius: float, taken: bool
+) -> None:
+    """A yellow in the baulk cushion's shade was named brown by the detector at every
+    re-measurement at rest, its look (learned from shadow-biased searches) refused it too, and
+    it was carried 60 mm off: a blob of a ball's size on its spot, named a one-ball colour whose
+    ball is elsewhere, is the ball itself."""
+    names = ["white" if ball == WHITE else "yellow", "brown"]
+    st = TrackerState.seed(
+        names,
+        np.array([(100.0, 120.0), brown_at]),
+        np.array([R, R]),
+        colour=np.array([ball, BROWN]),
+        appearance=np.full((2, 3), np.nan),
+    )
+    vt = VideoTracker(Oracle(), Tracker(st), ScheduleConfig())
+    found = BallDetections.build(
+        np.array([(101.0, 121.0)]), np.array([radius]), colour=np.array([named]), confidence=np.ones(1)
+    )
+    assert bool(vt._named_elsewhere(found, 0, R)[0]) is taken

@@ -1219,11 +1219,45 @@ class VideoTracker:
             # sample 01, a dark brown called black on a broadcast render): a blob that looks as
             # the ball has looked all along is it; a hand or a cue's tip does not.
             same = self._looks_as(frame, found, i)
+            if not np.any(same):
+                same = self._named_elsewhere(found, i, r)
         found = found[same]
         if not len(found):
             return np.full(2, np.nan)
         k = int(np.argmin(np.linalg.norm(found.pixel - at, axis=1)))
         return np.asarray(found.pixel[k], np.float64)
+
+    def _named_elsewhere(self, found: BallDetections, i: int, r: float) -> npt.NDArray[np.bool_]:
+        """Which of ``found`` (within ``settle_radii`` of coloured ball ``i``, none named its
+        colour) are named another one-ball colour whose ball the tracker holds on the table
+        more than ``stray_radii`` radii away, a ball's size (0.7-1.4 radii): by the ball set
+        (one ball of each colour) that blob is not that ball, and ball-sized and round on ``i``'s
+        spot, it is ``i`` misnamed.
+
+        Why: a yellow in the shade of the baulk cushion at the far end of a broadcast view was
+        named brown by the detector, and its look, learned from colour searches biased towards
+        its shadow, no longer matched what the detector found: every re-measurement at rest
+        failed and it was carried 10 pixels (60 mm) off for 40 frames, its rest reported there
+        and the later correction read as the yellow placed by hand. Not the cue ball (a cue's
+        tip and the bridge hand are about it) nor a red (a red in a pack is beside other balls).
+        """
+        st = self.tracker.state
+        own = int(st.colour[i])
+        out = np.zeros(len(found), bool)
+        if own in (RED, COLOURS.index(Colour.WHITE)) or own < 0:
+            return out
+        sch = self.schedule
+        for k in range(len(found)):
+            c = int(found.colour[k])
+            if c in (RED, own) or c < 0:
+                continue
+            holders = np.flatnonzero((st.colour == c) & (st.state != TrackState.ABSENT))
+            if len(holders) != 1:
+                continue
+            far = float(np.linalg.norm(st.pos[holders[0]] - found.pixel[k])) > sch.stray_radii * r
+            sized = 0.7 * r < float(found.radius[k]) < 1.4 * r
+            out[k] = far and sized
+        return out
 
     def _beside(self, frame: Image, found: BallDetections, anchors: npt.NDArray[np.bool_]) -> BallDetections:
         """``found`` with the detections of the ``anchors`` balls re-measured beside the other
