@@ -31,6 +31,7 @@ from calibration.table import TABLE
 from calibration.video import VideoCalibrator
 from vision.detection.classical import ClassicalDetector, learn_model
 from vision.detection.cloth import ClothModel
+from vision.detection.limb import apparent_radius
 from vision.detection.plane import jacobians
 from vision.events.infer import EventInferer
 from vision.pipeline import BallsInFrame
@@ -301,6 +302,15 @@ class LiveBalls:
         pixel, position, state = self._video.tracker.frame_rows()
         return BallsInFrame(self._names, self._to_source(pixel), position, state)
 
+    def _ball_geometry(self, pixels: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Apparent radius and foot (where it touches the cloth, working pixels) of balls resting
+        at working ``pixels`` ``(N, 2)``, from the calibration in force (NaN: none)."""
+        cal = self.calibration
+        if cal is None:
+            return np.full(len(pixels), np.nan), np.full((len(pixels), 2), np.nan)
+        xy = self._to_table(pixels)
+        return apparent_radius(cal.camera, xy, TABLE.ball_radius), cal.camera.project(xy, z=0.0)
+
     @property
     def bias_mm(self) -> float:
         """The systematic error of a gap between two resting balls (mm); 0 until calibrated.
@@ -377,6 +387,7 @@ class LiveBalls:
         sch = self._video.schedule
         spots = spot_pixels(initial.names, lambda xy: cal.table_to_pixels(xy, TABLE.ball_radius))
         self._video.spot_watch = SpotWatch(spots, every=sch.settle_every, change=sch.change)
+        self._video.ball_geometry = self._ball_geometry
         if self._pool is not None:
             self._pool.shutdown(wait=False)
             self._pool = None

@@ -94,7 +94,11 @@ def at_rest(
 
 
 def reported_spot(
-    anchor: FloatArray, spot: FloatArray, measured_at: FloatArray, radius: FloatArray
+    anchor: FloatArray,
+    spot: FloatArray,
+    measured_at: FloatArray,
+    radius: FloatArray,
+    absolute: npt.NDArray[np.bool_] | None = None,
 ) -> FloatArray:
     """Per ball, where it is reported at rest: its ``anchor`` moved by the fine mode's change
     measured at ``measured_at`` (``spot - measured_at``) while the anchor stays within
@@ -105,11 +109,19 @@ def reported_spot(
     (a whole-table centre a hundredth of a pixel off) the anchor keeps it, but anchored
     elsewhere (re-settled, pushed) it belongs to another place. Why under: the two modes
     measure the same ball; farther, the fine one found something else.
+
+    ``absolute``: balls whose ``spot`` is a centre of its own (the limb fit's), reported as it
+    is while the anchor holds, not as a change: re-measured a few tenths of a pixel off at
+    rest (a hand beside it), the anchor would carry the change along and count it twice (on
+    sample 08 the green's limb correction of half a pixel, added again to a re-measure).
     """
     change = spot - measured_at
     with np.errstate(invalid="ignore"):
         held = np.hypot(*(anchor - measured_at).T) < SPOT_HELD_RADII * radius
         near = np.hypot(*change.T) < SPOT_RADII * radius
     ok = held & near & np.all(np.isfinite(change), axis=1) & np.all(np.isfinite(anchor), axis=1)
-    out: FloatArray = np.where(ok[:, None], anchor + np.nan_to_num(change), anchor)
+    moved = anchor + np.nan_to_num(change)
+    if absolute is not None:
+        moved = np.where(absolute[:, None], np.nan_to_num(spot), moved)
+    out: FloatArray = np.where(ok[:, None], moved, anchor)
     return out

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from calibration.table import TABLE, Colour
 from vision.detection.detections import COLOURS, UNKNOWN, BallDetections, BallDetector
+from vision.detection.limb import limb_centre
 from vision.source import thumbnail
 from vision.tracking.appearance import disc_appearance, thumbnail_contrast
 from vision.tracking.bed import on_bed_filter
@@ -51,6 +52,14 @@ from vision.tracking.untouched import untouched
 from vision.tracks import TrackState
 
 FloatArray = npt.NDArray[np.float64]
+
+#: A resting ball with another ball's centre within this many radii is not fitted to its limb
+#: (:meth:`VideoTracker._limb_spot`): the rims facing the neighbour are not its own.
+LONE_RADII = 3.0
+#: The limb fit's centre is taken only where it lies farther than this (radii) from the
+#: detector's: nearer, the two agree within the limb's own scatter (a third of a pixel on the
+#: sample clips' lone balls at rest, by the chroma's 2x2 blocks along the rim).
+AGREE_RADII = 0.04
 Image = npt.NDArray[np.uint8]
 
 #: The event-log name of the cue ball, the one ball the cue touches.
@@ -163,6 +172,8 @@ class VideoTracker:
         self._spot = np.full((len(tracker.state.names), 2), np.nan)
         # ... and the anchor it was measured at (it holds only while the ball is anchored there).
         self._spot_at = np.full((len(tracker.state.names), 2), np.nan)
+        # ... and whether that spot is the limb fit's own centre (else the fine mode's change).
+        self._limb = np.zeros(len(tracker.state.names), bool)
         self.frames = 0
         self.full_detections = 0
         self.roi_detections = 0
@@ -244,6 +255,11 @@ class VideoTracker:
         # The spots of the colours off the table, looked at when their picture changes (a
         # re-spot found at once, not at the next whole-table search; None: not watched).
         self.spot_watch: SpotWatch | None = None
+        #: Per resting ball's centre (working pixels ``(N, 2)``), its apparent radius and where
+        #: it touches the cloth in the picture, from the camera (None: no camera known; the
+        #: ball stage sets it). The limb fit of a resting ball's spot needs both
+        #: (:func:`~vision.detection.limb.limb_centre`).
+        self.ball_geometry: Callable[[FloatArray], tuple[FloatArray, FloatArray]] | None = None
 
     def process(self, frame: Image, thumb: npt.NDArray[np.int16] | None = None) -> TrackerState:
         """Fold one BGR frame in; returns the tracker state after it.
@@ -455,7 +471,7 @@ class VideoTracker:
         eligible = (new.state == TrackState.SEEN) & (new.unseen == 0) & ~self._carried & (names != CUE_BALL)
         rows = at_rest(new.pos, self._anchor, self._offset, new.radius, eligible)
         self._rest_run, rows = confirm(self._rest_run, rows)
-        spot = reported_spot(self._anchor, self._spot, self._spot_at, new.radius)
+        spot = reported_spot(self._anchor, self._spot, self._spot_at, new.radius, self._limb)
         # Carried at rest (not measured this frame): at its finer spot too, the cue ball apart
         # (the cue about it: its spot was measured with the cue's tip beside it, and on
         # 01_break_off the white's error at rest went 2.9 -> 4.5 mm).
@@ -1192,10 +1208,14 @@ class VideoTracker:
         pocket (:meth:`~vision.detection.classical.ClassicalDetector.by_outline`): there the
         window holds the cushion and the two modes differ by how they split the ball from it.
         """
-        self._spot[i], self._spot_at[i] = np.nan, at
+        self._spot[i], self._spot_at[i], self._limb[i] = np.nan, at, False
         if colour < 0 or not hasattr(self.detector, "prior"):
             return
         if self.detector.by_outline(at[None], np.array([r]))[0]:  # type: ignore[attr-defined]
+            return
+        limb = self._limb_spot(frame, i, at)
+        if limb is not None:
+            self._spot[i], self._limb[i] = limb, True
             return
         roi = window(at[0], at[1], at[0], at[1], 3.0 * r, frame.shape)
         alone = np.arange(len(self.tracker.state.names)) == i
@@ -1205,6 +1225,36 @@ class VideoTracker:
             frame, self._beside(frame, self.detector.detect(frame, roi), alone), i, at, r, colour
         )
         self._spot[i] = at + (fine - usual)
+
+    def _limb_spot(self, frame: Image, i: int, at: FloatArray) -> FloatArray | None:
+        """Ball ``i``'s centre at rest near ``at`` fitted to its limb against the cloth, with the
+        apparent radius the camera gives there (None: no camera, or no fit).
+
+        Why: the detector's centre (and the fine mode's) is a centroid of how unlike the cloth
+        each pixel is, which the lit top pulls and the shaded underside, near the cloth's own
+        colour for a green, a brown or a black on a green cloth, lets go: 2-4 mm towards the
+        highlight (on a rendered 1080p60 free ball the green on its spot was read 4.4 mm
+        towards the white beside it, and a 5.8 mm gap was called touching). The limb is where
+        the ball ends against the cloth however it is lit (:func:`~vision.detection.limb.limb_centre`).
+        """
+        if self.ball_geometry is None:
+            return None
+        radius, foot = self.ball_geometry(at[None])
+        state = self.tracker.state
+        on = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
+        others = state.pos[on]
+        if np.any(np.hypot(*(others - at).T) < LONE_RADII * float(radius[0])):
+            # Beside another ball the arcs left (the neighbour's side and the foot's out) leave
+            # the centre loose across them: on sample 06 the brown below the white went 4 mm
+            # towards its foot. The detector's re-measure beside it stands there.
+            return None
+        limb = limb_centre(frame, at, float(radius[0]), None, foot[0])
+        if limb is None or np.hypot(*(limb - at)) <= AGREE_RADII * float(radius[0]):
+            # Within the limb fit's own scatter of the detector's centre: a ball unlike the
+            # cloth all over (a red, the yellow) is centred well by the detector, and its limb,
+            # nudged by the cloth's lines and the video's half-resolution colour, no better.
+            return None
+        return limb
 
     def _own(
         self, frame: Image, found: BallDetections, i: int, at: FloatArray, r: float, colour: int
