@@ -122,6 +122,12 @@ STREAK_SCORE = 0.7
 #: blob does not survive the candidate mask's 3x3 opening, and the picture is worked on at
 #: full resolution instead (a wide view of the whole room: broadcasts give 4 to 6).
 MIN_WORKING_RADIUS = 3.0
+#: Typical ball radius (pixels) an upscaled copy of the frame aims at where even the frame's own
+#: pixels leave under :data:`MIN_WORKING_RADIUS` (a 640x360 picture of the whole table: 2 to
+#: 2.5): the broadcasts' 4 to 6, at which every stage's pixel constants were set.
+UPSCALED_RADIUS = 4.0
+#: Largest upscaling (its cost grows with the square).
+MAX_UPSCALE = 2
 
 
 @dataclass(frozen=True)
@@ -178,13 +184,32 @@ def calibrate_radius(small: Image, model: ClothModel) -> ClothModel:
 
 def learn_model(image: Image, scale: float, source: str = "image") -> ClothModel:
     """The cloth model of ``image`` at ``scale``, or at full resolution where the balls are
-    too small at ``scale`` to keep their shape (:data:`MIN_WORKING_RADIUS`)."""
+    too small at ``scale`` to keep their shape (:data:`MIN_WORKING_RADIUS`), or of an upscaled
+    copy of ``image`` (:attr:`ClothModel.upscale`) where they are too small even there.
+
+    Why upscale: a ball 2 pixels in radius (a 640x360 picture of the whole table) leaves a blob
+    of a dozen pixels that the candidate mask's opening erodes away or breaks up, its cap is
+    under a pixel, and its colour is sampled over a disc that takes in its rim and the cloth:
+    on 42 rendered 640x360 clips the detector found half the balls of the first frame (whole
+    packs of reds missed) and named a third of those it found wrong or not at all. On a copy
+    upscaled to :data:`UPSCALED_RADIUS` every stage sees balls of the size it was built for
+    (:class:`ClassicalDetector` maps the frames and the balls between the two).
+    """
     model = calibrate_radius(downscale(image, scale), learn_cloth(image, scale, source))
-    rows = model.region.any(axis=1)
-    typical = float(np.median(model.row_radius[rows])) if rows.any() else MIN_WORKING_RADIUS
+    typical = _typical_radius(model)
     if scale < 1.0 and typical < MIN_WORKING_RADIUS:
-        return calibrate_radius(image, learn_cloth(image, 1.0, source))
+        return learn_model(image, 1.0, source)
+    if scale >= 1.0 and typical < MIN_WORKING_RADIUS:
+        up = min(MAX_UPSCALE, max(2, math.ceil(UPSCALED_RADIUS / max(typical * scale, 0.5))))
+        big = downscale(image, float(up))
+        return calibrate_radius(big, replace(learn_cloth(big, scale, source), upscale=float(up)))
     return model
+
+
+def _typical_radius(model: ClothModel) -> float:
+    """The median expected ball radius (working pixels) over the bed's rows."""
+    rows = model.region.any(axis=1)
+    return float(np.median(model.row_radius[rows])) if rows.any() else MIN_WORKING_RADIUS
 
 
 def find_balls(
@@ -610,8 +635,11 @@ class ClassicalDetector:
         """Whether the next whole-table :meth:`detect` changes the cloth model or the cluster
         prior (an ROI detection reads both): it re-learns them every :attr:`refresh_every`
         whole-table detections, and measures the prior while it has none."""
-        refresh = self.refresh_every > 0 and self.full_frames % self.refresh_every == 0
-        return self.cloth is None or self.prior is None or refresh
+        return self.cloth is None or self.prior is None or self._refresh_due()
+
+    def _refresh_due(self) -> bool:
+        """Whether the next whole-table detection re-learns the cloth model and the prior."""
+        return self.refresh_every > 0 and self.full_frames % self.refresh_every == 0
 
     def _relearn(self, image: Image) -> ClothModel:
         """A fresh cloth model of ``image``, or the old one where the cloth is hidden now."""
@@ -643,6 +671,37 @@ class ClassicalDetector:
         model = self.cloth
         if model is None:
             model = learn_model(image, self.scale)
+        elif roi is None and self.full_frames and self._refresh_due():
+            # Re-learned from the frame itself, not from the copy :meth:`_detect` works on.
+            model = self._relearn(image)
+        u = model.upscale
+        if u == 1.0:
+            return self._detect(model, image, roi, keep, fine)
+        # Worked on the upscaled copy the model was learned on (see :func:`learn_model`): the
+        # frame, the ROI and the balls are mapped between the two as by a resize.
+        big_roi = (
+            None
+            if roi is None
+            else (
+                math.floor(roi[0] * u),
+                math.floor(roi[1] * u),
+                math.ceil(roi[2] * u),
+                math.ceil(roi[3] * u),
+            )
+        )
+        big_keep = None if keep is None else lambda px: keep((px + 0.5) / u - 0.5)
+        det = self._detect(model, downscale(image, u), big_roi, big_keep, fine)
+        return replace(det, pixel=(det.pixel + 0.5) / u - 0.5, radius=det.radius / u)
+
+    def _detect(
+        self,
+        model: ClothModel,
+        image: Image,
+        roi: tuple[int, int, int, int] | None,
+        keep: Callable[[FloatArray], BoolArray] | None,
+        fine: bool,
+    ) -> BallDetections:
+        """:meth:`detect` in the pixels of the picture ``model`` was learned on (``image``)."""
         s = model.scale
         if roi is not None:
             x0, y0, x1, y1 = (round(c * s) for c in roi)
@@ -663,9 +722,7 @@ class ClassicalDetector:
             )
             centres = centres + np.array([x0, y0], np.float64)
         else:
-            refresh = self.refresh_every > 0 and self.full_frames % self.refresh_every == 0
-            if refresh and self.full_frames and self.cloth is not None:
-                model = self._relearn(image)
+            refresh = self._refresh_due()
             self.full_frames += 1
             small = downscale(image, s)
             # A picture on its own (no video's cloth model) borrows no other picture's prior: a
@@ -718,7 +775,7 @@ class ClassicalDetector:
         model = self.cloth
         if model is None:
             return np.ones(len(pts), bool)
-        s = model.scale
+        s = model.scale * model.upscale
         rad = np.asarray(radius, np.float64).reshape(-1) * s
         work = (pts + 0.5) * s - 0.5
         iy = np.clip(np.round(work[:, 1]).astype(np.int64), 0, model.inside.shape[0] - 1)
@@ -749,9 +806,17 @@ class ClassicalDetector:
         model = self.cloth
         if model is None or not len(det) or len(balls) < 2:
             return det
-        s = model.scale
+        # The model's picture is the frame upscaled (:attr:`ClothModel.upscale`), its working
+        # copy that picture at its scale: frame pixels map to working ones by their product.
+        u = model.upscale
+        s = model.scale * u
         refined = refine_beside(
-            image, model, (det.pixel + 0.5) * s - 0.5, det.radius * s, (balls + 0.5) * s - 0.5, anchors
+            downscale(image, u),
+            model,
+            (det.pixel + 0.5) * s - 0.5,
+            det.radius * s,
+            (balls + 0.5) * s - 0.5,
+            anchors,
         )
         return replace(det, pixel=(refined + 0.5) / s - 0.5, position=None)
 
@@ -841,4 +906,5 @@ def _crop_model(model: ClothModel, x0: int, y0: int, w: int, h: int) -> ClothMod
         None if model.background is None else model.background[y0 : y0 + h, x0 : x0 + w],
         None if model.radius_map is None else model.radius_map[y0 : y0 + h, x0 : x0 + w],
         None if model.pockets is None else model.pockets - np.array([x0, y0], np.float64),
+        model.upscale,
     )
