@@ -122,9 +122,14 @@ STREAK_SCORE = 0.7
 #: blob does not survive the candidate mask's 3x3 opening, and the picture is worked on at
 #: full resolution instead (a wide view of the whole room: broadcasts give 4 to 6).
 MIN_WORKING_RADIUS = 3.0
-#: Typical ball radius (pixels) an upscaled copy of the frame aims at where even the frame's own
-#: pixels leave under :data:`MIN_WORKING_RADIUS` (a 640x360 picture of the whole table: 2 to
-#: 2.5): the broadcasts' 4 to 6, at which every stage's pixel constants were set.
+#: Typical ball radius (pixels) at full resolution below which the frame is worked on upscaled
+#: (a 640x360 picture of the whole table: 1.8 to 2.5). Under :data:`MIN_WORKING_RADIUS`, not at
+#: it: a rack 2.9 px in radius (a 960x540 render, :mod:`tests.vision.test_small_pack`) kept all
+#: its reds at full resolution and lost two on the upscaled copy, whose doubled opening and
+#: closing join its balls more.
+UPSCALE_BELOW = 2.75
+#: Typical ball radius (pixels) an upscaled copy of the frame aims at: the broadcasts' 4 to 6,
+#: at which every stage's pixel constants were set.
 UPSCALED_RADIUS = 4.0
 #: Largest upscaling (its cost grows with the square).
 MAX_UPSCALE = 2
@@ -185,7 +190,8 @@ def calibrate_radius(small: Image, model: ClothModel) -> ClothModel:
 def learn_model(image: Image, scale: float, source: str = "image") -> ClothModel:
     """The cloth model of ``image`` at ``scale``, or at full resolution where the balls are
     too small at ``scale`` to keep their shape (:data:`MIN_WORKING_RADIUS`), or of an upscaled
-    copy of ``image`` (:attr:`ClothModel.upscale`) where they are too small even there.
+    copy of ``image`` (:attr:`ClothModel.upscale`) where they are smaller still at full
+    resolution (:data:`UPSCALE_BELOW`).
 
     Why upscale: a ball 2 pixels in radius (a 640x360 picture of the whole table) leaves a blob
     of a dozen pixels that the candidate mask's opening erodes away or breaks up, its cap is
@@ -199,7 +205,7 @@ def learn_model(image: Image, scale: float, source: str = "image") -> ClothModel
     typical = _typical_radius(model)
     if scale < 1.0 and typical < MIN_WORKING_RADIUS:
         return learn_model(image, 1.0, source)
-    if scale >= 1.0 and typical < MIN_WORKING_RADIUS:
+    if scale >= 1.0 and typical < UPSCALE_BELOW:
         up = min(MAX_UPSCALE, max(2, math.ceil(UPSCALED_RADIUS / max(typical * scale, 0.5))))
         big = downscale(image, float(up))
         return calibrate_radius(big, replace(learn_cloth(big, scale, source), upscale=float(up)))
