@@ -193,6 +193,30 @@ def test_cloth_coloured_detections_by_pockets_and_cushions(
     assert bool(shade[0]) is expected
 
 
+@pytest.mark.parametrize(
+    ("hue_off", "expected"),
+    [
+        (0.5, True),  # a piece of the cloth (a chalk line's stub split off a ball on the baulk line)
+        (-4.0, True),  # the cloth in a pocket's jaws, warmed by the leather
+        (8.0, False),  # the green ball: bluer than the cloth round it
+        (-12.0, False),  # the white's side: yellower than any shade of the cloth
+    ],
+)
+def test_cloth_coloured_detections_against_the_cloth_round_them(hue_off: float, expected: bool) -> None:
+    """In open cloth (no pocket, nothing cut) a detection is judged against the cloth round it,
+    here 5 degrees off the bed's overall hue (a render's uneven light)."""
+    model = learn_cloth(_table([]))
+    a, b = float(model.lab[1]) - 128.0, float(model.lab[2]) - 128.0
+    local_hue = np.degrees(np.arctan2(b, a)) % 360.0 + 5.0
+    local = np.array([[local_hue, np.hypot(a, b)]])
+    hue = local_hue + hue_off
+    chroma = 0.8 * np.hypot(a, b)
+    feats = np.array([[0.9, chroma * np.cos(np.radians(hue)), chroma * np.sin(np.radians(hue)), chroma, hue]])
+    centre = np.array([[320.0, 180.0]])
+    assert bool(cloth_shade(model, centre, np.array([5.5]), feats, np.array([False]), local)[0]) is expected
+    assert not cloth_shade(model, centre, np.array([5.5]), feats, np.array([False]))[0]
+
+
 @pytest.mark.parametrize("first", [LONE, LONE + _row(3, (580.0, 360.0)), _row(2, (600.0, 360.0))])
 def test_a_still_is_detected_alike_after_any_other(first: list[tuple[float, float]]) -> None:
     """A detector with no video's cloth model treats each picture on its own: a still with
@@ -209,7 +233,8 @@ def test_a_still_is_detected_alike_after_any_other(first: list[tuple[float, floa
     ("colour", "depth", "named"),
     [
         ((40, 140, 40), 1.6, False),  # a patch of the cloth's own hue by the cushion: its nose
-        ((40, 140, 40), 6.0, True),  # the same in open cloth is never judged by colour alone
+        ((40, 140, 40), 6.0, False),  # the same in open cloth: the cloth round it is its colour
+        ((60, 140, 30), 6.0, True),  # the green ball in open cloth, 7 degrees bluer than the cloth
         ((200, 60, 20), 1.6, True),  # a blue ball against the cushion is a ball
     ],
 )

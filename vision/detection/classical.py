@@ -61,6 +61,7 @@ from vision.detection.occlusion import (
     POCKET_REACH_BORDER,
     cloth_shade,
     cut_out,
+    local_cloth,
     near_pocket,
     stand_out,
     stand_out_fine,
@@ -759,7 +760,8 @@ class ClassicalDetector:
         # By the bed's outline a lone blob may be the cushion's nose or shade strip (a lens's
         # curve bends the outline past its hull): judged by colour like a piece cut from it.
         cut |= model.inside[iy, ix] < CUSHION_REACH * det.radius * s
-        shade = cloth_shade(model, work, det.radius * s, feats, cut)
+        local = local_cloth(image, model, det.pixel, det.radius, feats)
+        shade = cloth_shade(model, work, det.radius * s, feats, cut, local)
         if shade.any():
             det, feats = det[~shade], feats[~shade]
         colour, conf = self.classifier.assign(feats)
