@@ -194,24 +194,28 @@ def test_cloth_coloured_detections_by_pockets_and_cushions(
 
 
 @pytest.mark.parametrize(
-    ("hue_off", "expected"),
+    ("hue_off", "light", "expected"),
     [
-        (0.5, True),  # a piece of the cloth (a chalk line's stub split off a ball on the baulk line)
-        (-4.0, True),  # the cloth in a pocket's jaws, warmed by the leather
-        (8.0, False),  # the green ball: bluer than the cloth round it
-        (-12.0, False),  # the white's side: yellower than any shade of the cloth
+        (0.5, 0.9, True),  # a piece of the cloth (a chalk line's stub split off a ball on the baulk line)
+        (-4.0, 0.7, True),  # the cloth in a pocket's jaws, warmed by the leather
+        (8.0, 0.9, False),  # the green ball: bluer than the cloth round it
+        (-12.0, 0.9, False),  # the white's side: yellower than any shade of the cloth
+        (-3.0, 1.6, False),  # the white, as green as the cloth blurred into it, but far lighter
     ],
 )
-def test_cloth_coloured_detections_against_the_cloth_round_them(hue_off: float, expected: bool) -> None:
+def test_cloth_coloured_detections_against_the_cloth_round_them(
+    hue_off: float, light: float, expected: bool
+) -> None:
     """In open cloth (no pocket, nothing cut) a detection is judged against the cloth round it,
     here 5 degrees off the bed's overall hue (a render's uneven light)."""
     model = learn_cloth(_table([]))
     a, b = float(model.lab[1]) - 128.0, float(model.lab[2]) - 128.0
     local_hue = np.degrees(np.arctan2(b, a)) % 360.0 + 5.0
-    local = np.array([[local_hue, np.hypot(a, b)]])
+    local = np.array([[local_hue, np.hypot(a, b), 1.0]])
     hue = local_hue + hue_off
     chroma = 0.8 * np.hypot(a, b)
-    feats = np.array([[0.9, chroma * np.cos(np.radians(hue)), chroma * np.sin(np.radians(hue)), chroma, hue]])
+    a_b = (chroma * np.cos(np.radians(hue)), chroma * np.sin(np.radians(hue)))
+    feats = np.array([[light, *a_b, chroma, hue]])
     centre = np.array([[320.0, 180.0]])
     assert bool(cloth_shade(model, centre, np.array([5.5]), feats, np.array([False]), local)[0]) is expected
     assert not cloth_shade(model, centre, np.array([5.5]), feats, np.array([False]))[0]

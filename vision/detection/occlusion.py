@@ -50,6 +50,11 @@ SHADE_YELLOWER = 6.0
 LOCAL_RING = (1.6, 2.6)
 #: Fewest cloth pixels in that ring for a local reference (inside a pack of reds there is none).
 LOCAL_LEAST = 8
+#: A piece of the cloth is at most this many times as light as the cloth round it (a chalk
+#: line's stub, its brightest pixels left out, 1.06 at most over the renders); the white, as
+#: green as the cloth's reflection makes it and blurred with the cloth at 960x540, is 1.4 and
+#: more (its hue within the cloth's, its chroma 0.57 of the cloth's).
+SHADE_LIGHTER = 1.2
 #: Only a detection within this many degrees of the cloth's overall hue is compared with its
 #: local cloth (the others are no shade of it under any of the bed's light).
 LOCAL_HUE_SPAN = 20.0
@@ -215,8 +220,10 @@ def cloth_hue(lab: FloatArray) -> tuple[float, float]:
 def local_cloth(
     image: Image, model: ClothModel, pixel: FloatArray, radius: FloatArray, feats: FloatArray
 ) -> FloatArray:
-    """``(N, 2)``: the Lab hue (degrees) and chroma of the cloth round each detection; NaN where
-    too little cloth shows round it, or where the detection is far from the cloth's hue.
+    """``(N, 3)``: the Lab hue (degrees), chroma and lightness (over the whole cloth's, as
+    :func:`~vision.detection.colour.colour_features` gives a ball's) of the cloth round each
+    detection; NaN where too little cloth shows round it, or where the detection is far from
+    the cloth's hue.
 
     The local cloth is the median Lab colour of the pixels of a ring :data:`LOCAL_RING` radii
     round the centre that the cloth model calls cloth (near its chromaticity there, not dark).
@@ -234,7 +241,7 @@ def local_cloth(
         feats: ``(N, 5)`` their colour features.
     """
     n = len(radius)
-    out = np.full((n, 2), np.nan)
+    out = np.full((n, 3), np.nan)
     hue, _ = cloth_hue(model.lab)
     near = np.abs((feats[:, 4] - hue + 180.0) % 360.0 - 180.0) < LOCAL_HUE_SPAN if n else np.zeros(0, bool)
     idx = np.flatnonzero(near)
@@ -270,14 +277,15 @@ def local_cloth(
     ring = ring.reshape(m, -1)
     count = ring.sum(axis=1)
     ab = []
-    for c in (1, 2):
+    for c in (0, 1, 2):
         srt = np.sort(np.where(ring, lab[:, :, c], np.inf), axis=1)
         lo, hi = np.maximum(count - 1, 0) // 2, np.maximum(count, 1) // 2
         rows = np.arange(m)
-        ab.append((srt[rows, lo] + srt[rows, hi]) / 2.0 - 128.0)
+        ab.append((srt[rows, lo] + srt[rows, hi]) / 2.0 - (128.0 if c else 0.0))
     ok = count >= LOCAL_LEAST
-    out[idx[ok], 0] = np.degrees(np.arctan2(ab[1][ok], ab[0][ok])) % 360.0
-    out[idx[ok], 1] = np.hypot(ab[0][ok], ab[1][ok])
+    out[idx[ok], 0] = np.degrees(np.arctan2(ab[2][ok], ab[1][ok])) % 360.0
+    out[idx[ok], 1] = np.hypot(ab[1][ok], ab[2][ok])
+    out[idx[ok], 2] = ab[0][ok] / max(float(model.lab[0]), 1.0)
     return out
 
 
@@ -289,8 +297,9 @@ def cloth_shade(
     cut: BoolArray,
     local: FloatArray | None = None,
 ) -> BoolArray:
-    """Detections that are cloth: the colour of the cloth round them (``local``: its hue and
-    chroma from :func:`local_cloth`, NaN where unknown), anywhere on the bed; or, where the
+    """Detections that are cloth: the colour of the cloth round them (``local``: its hue,
+    chroma and lightness from :func:`local_cloth`, NaN where unknown) and no lighter than
+    :data:`SHADE_LIGHTER` times it, anywhere on the bed; or, where the
     cloth round them is unknown, the cloth's overall colour near a pocket or cut from a
     cushion (``cut``: pieces cut from a blob, and anything by the bed's outline).
 
@@ -318,7 +327,9 @@ def cloth_shade(
     if local is None:
         return np.asarray(overall, bool)
     known = np.all(np.isfinite(local), axis=1)
-    return np.asarray(overall | (known & _cloth_like(feats, local[:, 0], local[:, 1])), bool)
+    with np.errstate(invalid="ignore"):
+        dim = feats[:, 0] < SHADE_LIGHTER * local[:, 2]
+    return np.asarray(overall | (known & dim & _cloth_like(feats, local[:, 0], local[:, 1])), bool)
 
 
 def _cloth_like(feats: FloatArray, hue: FloatArray, chroma: FloatArray) -> BoolArray:
