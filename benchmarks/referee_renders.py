@@ -16,6 +16,7 @@ Renders are cached under ``$BAULKLINE_CACHE/renders`` (a 1080p60 clip takes abou
 
 from __future__ import annotations
 
+import functools
 import json
 import multiprocessing
 import os
@@ -136,7 +137,8 @@ def _results(todo: list[Render], out: Path, jobs: int) -> Iterator[dict[str, Any
         return
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(jobs, maxtasksperchild=8) as pool:
-        yield from pool.starmap(referee_render, [(clip, out) for clip in todo], chunksize=1)
+        # imap, not starmap: each clip's row is printed as soon as it and those before it end.
+        yield from pool.imap(functools.partial(referee_render, out=out), todo, chunksize=1)
 
 
 def by_size(rows: list[dict[str, Any]]) -> list[str]:
