@@ -18,15 +18,13 @@ from __future__ import annotations
 
 import functools
 import json
-import multiprocessing
 import os
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmarks.referee_bench import run_clip, strokes_agreeing, truth_of
-from benchmarks.results import benchmark_parser, publish, stamp
+from benchmarks.results import benchmark_parser, in_processes, publish, stamp
 from vision.synthetic.cli import SCENARIO_NAMES
 
 if TYPE_CHECKING:
@@ -125,22 +123,6 @@ def referee_render(clip: Render, out: Path) -> dict[str, Any]:
     return cut_at_truth_end(run_clip(video, out / clip.name), truth_of(video))
 
 
-def _results(todo: list[Render], out: Path, jobs: int) -> Iterator[dict[str, Any]]:
-    """Each clip's result, in ``todo``'s order; ``jobs`` processes side by side.
-
-    Why processes: a clip's pipeline is one Python thread (the GIL), so a many-core machine
-    runs a 150-clip set in minutes only with a process per core. Each clip's figures are its
-    own; its frames/s is measured under the others' load.
-    """
-    if jobs <= 1:
-        yield from (referee_render(clip, out) for clip in todo)
-        return
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(jobs, maxtasksperchild=8) as pool:
-        # imap, not starmap: each clip's row is printed as soon as it and those before it end.
-        yield from pool.imap(functools.partial(referee_render, out=out), todo, chunksize=1)
-
-
 def by_size(rows: list[dict[str, Any]]) -> list[str]:
     """A table of clips and strokes agreeing per image size, where the set holds several."""
     sizes: dict[str, list[int]] = {}
@@ -205,7 +187,7 @@ def main() -> None:
         for scenario in args.only or SCENARIOS
     ]
     rows: list[dict[str, Any]] = []
-    for res in _results(todo, args.out, args.jobs):
+    for res in in_processes(functools.partial(referee_render, out=args.out), todo, args.jobs, 8):
         rows.append(res)
         print(json.dumps({k: v for k, v in res.items() if k not in ("expected", "got")}), flush=True)
         if not res["match"] and "expected" in res:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from benchmarks.referee_renders import Render, parse_fps, parse_size
-from benchmarks.results import stamp, update_section
+from benchmarks.results import in_processes, stamp, update_section
 from calibration.calibrate import Calibration
 from calibration.camera import Camera
 from calibration.table import TABLE
@@ -209,15 +208,6 @@ def _evaluate_render(clip: Render) -> SynthResult:
     return evaluate(render(clip, CACHE).stem, CACHE)
 
 
-def _evaluate_renders(todo: list[Render], jobs: int) -> list[SynthResult]:
-    """Each render's result in ``todo``'s order, ``jobs`` processes side by side (one Python
-    thread tracks a clip: only processes use a many-core machine's cores)."""
-    if jobs <= 1:
-        return [_evaluate_render(clip) for clip in todo]
-    with multiprocessing.get_context("fork").Pool(jobs, maxtasksperchild=4) as pool:
-        return pool.map(_evaluate_render, todo, chunksize=1)
-
-
 def _pct(a: int, b: int) -> str:
     return f"{100 * a / b:.1f}%" if b else "n/a"
 
@@ -256,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             for seed in args.seeds
             for look in looks
         ]
-        results = _evaluate_renders(todo, args.jobs)
+        results = list(in_processes(_evaluate_render, todo, args.jobs, 4))
     else:
         results = [evaluate(c) for c in args.clips]
     lines = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from calibration.table import Colour
@@ -27,6 +28,18 @@ NAN3 = (np.nan, np.nan, np.nan)
 #: A far red's blob, and where the balls lie.
 RB = (43.0, 141.0, 151.0)
 AT, NEXT, FAR = (0.0, 0.0), (20.0, 0.0), (500.0, 500.0)
+
+
+def _ball_rows(
+    balls: list[tuple[int, tuple[float, float, float], tuple[float, float]]],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """The tracked balls' colour, look, pixel and sharpness rows (every ball sharp)."""
+    return (
+        np.array([c for c, _, _ in balls], np.int64),
+        np.array([lk for _, lk, _ in balls], np.float64),
+        np.array([p for _, _, p in balls], np.float64),
+        np.ones(len(balls), bool),
+    )
 
 
 @pytest.mark.parametrize(
@@ -68,10 +81,7 @@ def test_looks_red(
 ) -> None:
     """Which unnamed blobs each sharp one-colour ball refuses as reds."""
     got = looks_red(
-        np.array([c for c, _, _ in balls], np.int64),
-        np.array([lk for _, lk, _ in balls], np.float64),
-        np.array([p for _, _, p in balls], np.float64),
-        np.ones(len(balls), bool),
+        *_ball_rows(balls),
         np.array([p for _, _, p in dets], np.float64),
         np.array([c for c, _, _ in dets], np.int64),
         np.array([lk for _, lk, _ in dets], np.float64),
@@ -147,10 +157,7 @@ def test_looks_coloured(
 ) -> None:
     """Which blobs each sharp red refuses as the nearest one-colour ball's."""
     got = looks_coloured(
-        np.array([c for c, _, _ in balls], np.int64),
-        np.array([lk for _, lk, _ in balls], np.float64),
-        np.array([p for _, _, p in balls], np.float64),
-        np.ones(len(balls), bool),
+        *_ball_rows(balls),
         np.array([p for _, p in dets], np.float64),
         np.array([lk for lk, _ in dets], np.float64),
         W,
