@@ -13,6 +13,8 @@ from vision.tracking.tracker import TrackerConfig, _distinct
 R = 10.0
 RED = colour_index("red")
 WHITE = colour_index("white")
+BLACK = colour_index("black")
+PINK = colour_index("pink")
 D = 2.0 * TABLE.ball_radius  # two touching balls' centres, on the table
 
 
@@ -28,6 +30,12 @@ D = 2.0 * TABLE.ball_radius  # two touching balls' centres, on the table
         ((WHITE, WHITE), D, [True, False]),
         ((RED, UNKNOWN), D, [True, False]),
         ((WHITE, RED), D, [True, False]),
+        # A red half hidden behind the black on its spot (real Task2 clip 10): two balls.
+        ((BLACK, RED), D, [True, True]),
+        ((RED, PINK), D, [True, True]),
+        ((BLACK, RED), 8.0, [True, False]),  # one ball, named twice
+        ((BLACK, PINK), D, [True, False]),  # two colours: the picture decides
+        ((BLACK, BLACK), D, [True, False]),  # one colour is one ball
     ],
 )
 def test_dedupe(colours: tuple[int, int], table_gap_mm: float | None, kept: list[bool]) -> None:
@@ -52,6 +60,8 @@ def test_the_apart_threshold_lies_between_noise_and_a_diameter() -> None:
         ((RED, RED), D, True),
         ((RED, RED), 10.0, False),
         ((WHITE, RED), D, False),
+        ((BLACK, RED), D, True),
+        ((BLACK, RED), 10.0, False),
     ],
 )
 def test_a_red_behind_a_matched_red_is_no_duplicate(

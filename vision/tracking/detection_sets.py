@@ -19,6 +19,7 @@ FloatArray = npt.NDArray[np.float64]
 
 #: The reds' colour index (:data:`COLOURS`).
 RED = COLOURS.index(Colour.RED)
+WHITE = COLOURS.index(Colour.WHITE)
 
 
 def region_mask(
@@ -152,17 +153,21 @@ def dedupe(
     det: BallDetections, table: FloatArray | None = None, apart_mm: float = APART_MM
 ) -> npt.NDArray[np.bool_]:
     """Rows to keep: a detection closer than one radius to an earlier one is its duplicate,
-    unless both are reds whose table positions (``table``, ``(N, 2)`` mm, NaN unknown) lie more
-    than ``apart_mm`` apart.
+    unless both are reds, or a red and a colour, whose table positions (``table``, ``(N, 2)``
+    mm, NaN unknown) lie more than ``apart_mm`` apart.
 
     Why the table: a view at a slant foreshortens the table along the line of sight, and the
     balls of a pack seen so overlap to under a radius apart in the picture (a rendered 1080p60
     break-off, the broadcast camera: 0.9 radii). Judged by the picture alone the ball behind
     was its neighbour's duplicate, never tracked, and a red's track swung between the two at
     every whole-table search, logging a collision each time. Seen from above, a radius in the
-    picture is a radius on the table, and the picture's test decides alone. Only reds: they are
-    the balls that lie in packs, and each colour is one ball; a white beside the hand placing
-    it, let apart so, followed the hand away (a 1080p60 break-off render).
+    picture is a radius on the table, and the picture's test decides alone. Only a red and a
+    red or a colour: reds lie in packs, beside the pink and the black; a red half hidden behind
+    the black on its spot (real broadcast Task2 clip 10, 55 mm apart on the table, 11 px in the
+    picture) was the black's duplicate in every frame, never tracked, and searched for by a
+    whole-table detection every third frame. Never the white: a white beside the hand placing
+    it, let apart so, followed the hand away (a 1080p60 break-off render); nor two of one
+    colour, which is one ball.
     """
     n = len(det)
     keep = np.ones(n, bool)
@@ -188,12 +193,16 @@ def reds_apart(
     cols: npt.NDArray[np.intp],
     apart_mm: float = APART_MM,
 ) -> npt.NDArray[np.bool_]:
-    """``(len(rows), len(cols))``: which pairs of detections are two reds whose table positions
-    (``table``, ``(N, 2)`` mm) lie more than ``apart_mm`` apart, and so two balls whatever the
-    picture says (see :func:`dedupe`). All False without table positions; NaN (unknown) is
-    never apart."""
+    """``(len(rows), len(cols))``: which pairs of detections are two reds, or a red and a colour
+    (not the white), whose table positions (``table``, ``(N, 2)`` mm) lie more than
+    ``apart_mm`` apart, and so two balls whatever the picture says (see :func:`dedupe`). All
+    False without table positions; NaN (unknown) is never apart."""
     if table is None:
         return np.zeros((len(rows), len(cols)), bool)
     mm = np.linalg.norm(table[rows][:, None, :] - table[cols][None, :, :], axis=2)
-    reds = (det.colour[rows] == RED)[:, None] & (det.colour[cols] == RED)[None, :]
-    return np.asarray((mm > apart_mm) & reds, dtype=bool)
+    a, b = det.colour[rows][:, None], det.colour[cols][None, :]
+    # A colour is a named ball other than the white (UNKNOWN is negative).
+    red_a, red_b = a == RED, b == RED
+    colour_a, colour_b = (a >= 0) & (a != WHITE) & ~red_a, (b >= 0) & (b != WHITE) & ~red_b
+    pair = (red_a & red_b) | (red_a & colour_b) | (colour_a & red_b)
+    return np.asarray((mm > apart_mm) & pair, dtype=bool)

@@ -73,10 +73,10 @@ class TrackerConfig:
         bounce_hold: unseen frames a ball whose prediction was turned back off a cushion nose
             line may stay unseen before it is taken off the table (0.2 s; see
             :meth:`Tracker._leave_bed`).
-        duplicate_mm: ... unless both are reds whose table positions (where known) lie farther
-            apart than this: two balls' centres are a diameter apart at least, so such a red is
-            another ball however close the picture puts them (a pack seen at a slant overlaps
-            its balls to about a radius apart in the picture; see
+        duplicate_mm: ... unless both are reds, or a red and a colour, whose table positions
+            (where known) lie farther apart than this: two balls' centres are a diameter apart
+            at least, so such a red is another ball however close the picture puts them (a pack
+            seen at a slant overlaps its balls to about a radius apart in the picture; see
             :func:`vision.tracking.detection_sets.dedupe`).
         lock_gate: a ball at rest and a detection this close (share of its un-grown gate,
             0.15: a third of a radius), each the other's nearest, are paired before the
@@ -583,8 +583,8 @@ def _distinct(
     det: BallDetections, table: FloatArray | None, rows: IntArray, match: IntArray, cfg: TrackerConfig
 ) -> npt.NDArray[np.bool_]:
     """Which detections ``rows`` are no matched ball's duplicate: farther than
-    ``duplicate_radii`` radii from every matched detection in the picture, or, for two reds,
-    farther than ``duplicate_mm`` on the table where both table positions are known (see
+    ``duplicate_radii`` radii from every matched detection in the picture, or, for two reds or
+    a red and a colour, farther than ``duplicate_mm`` on the table where both table positions are known (see
     :attr:`TrackerConfig.duplicate_mm` and :func:`vision.tracking.detection_sets.dedupe`)."""
     matched = match[match >= 0]
     if not len(matched) or not len(rows):
