@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from calibration.table import TABLE
 from vision.detection.classical import ClassicalDetector
 from vision.detection.cloth import channel_max, channel_min
-from vision.detection.cluster import WHITENESS, added_white, cap_map
+from vision.detection.cluster import GREY_ADDED, WHITENESS, added_white, cap_map
 from vision.detection.detections import colour_index
 from vision.synthetic.conditions import Conditions, broadcast, random_conditions
 from vision.synthetic.render import Renderer
@@ -56,6 +58,28 @@ def test_the_light_a_cap_adds_is_white(
     # The pixel itself is not white enough: only what it adds can tell.
     assert float(low[10, 10]) < WHITENESS * float(channel_max(crop)[10, 10]), name
     assert bool(added_white(crop, RF)[10, 10]) is expected, name
+
+
+def _added_white_by_sorting(crop: np.ndarray, rf: float) -> np.ndarray:
+    """The definition of :func:`added_white`: each pixel's top-hats in the order of its own
+    channels, smallest first (a stable sort: of equal channels the last is the largest)."""
+    tops = np.stack([cap_map(crop, rf, np.ascontiguousarray(crop[:, :, c])) for c in range(3)], axis=-1)
+    rises = np.take_along_axis(tops, np.argsort(crop, axis=2, kind="stable"), axis=2)
+    lo = np.minimum(rises[..., 0], rises[..., 1])
+    hi = np.maximum(rises[..., 0], rises[..., 1])
+    return np.asarray((lo > 0.0) & (lo >= GREY_ADDED * hi) & (lo >= WHITENESS * rises[..., 2]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    levels=st.sampled_from([2, 3, 8, 256]),  # few levels: many pixels with equal channels
+    rf=st.floats(2.0, 12.0),
+)
+def test_added_white_picks_the_channels_a_sort_would(seed: int, levels: int, rf: float) -> None:
+    rng = np.random.default_rng(seed)
+    crop = (rng.integers(0, levels, (24, 31, 3)) * (255 // (levels - 1))).astype(np.uint8)
+    assert np.array_equal(added_white(crop, rf), _added_white_by_sorting(crop, rf))
 
 
 @pytest.mark.parametrize(

@@ -147,12 +147,17 @@ def added_white(crop: Image, rf: float) -> BoolArray:
     largest; the cloth at a dark ball's rim (a Task1 still) rose in green twice as much as in
     blue, and not in red.
     """
-    tops = np.stack([cap_map(crop, rf, np.ascontiguousarray(crop[:, :, c])) for c in range(3)], axis=-1)
-    # The pixel's own channels, smallest first: its two lesser ones and its largest.
-    rises = np.take_along_axis(tops, np.argsort(crop, axis=2, kind="stable"), axis=2)
-    lo = np.minimum(rises[..., 0], rises[..., 1])
-    hi = np.maximum(rises[..., 0], rises[..., 1])
-    return np.asarray((lo > 0.0) & (lo >= GREY_ADDED * hi) & (lo >= WHITENESS * rises[..., 2]), np.bool_)
+    t0, t1, t2 = (cap_map(crop, rf, np.ascontiguousarray(crop[:, :, c])) for c in range(3))
+    # The pixel's largest channel (the last of equals, as a stable sort puts them) and its two
+    # lesser ones, picked without sorting each pixel's three channels (a sort along an axis of
+    # three cost a whole-table detection 4 ms at 720p, a fifth of it).
+    top = 2 - np.argmax(crop[:, :, ::-1], axis=2)
+    a = np.where(top == 0, t1, t0)
+    b = np.where(top == 2, t1, t2)
+    big = np.where(top == 0, t0, np.where(top == 1, t1, t2))
+    lo = np.minimum(a, b)
+    hi = np.maximum(a, b)
+    return np.asarray((lo > 0.0) & (lo >= GREY_ADDED * hi) & (lo >= WHITENESS * big), np.bool_)
 
 
 def cap_peaks(
