@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detection.classical import ClassicalDetector
+from vision.detection.classical import ClassicalDetector, _on_bed
 from vision.detection.cloth import learn_cloth
 from vision.detection.cluster import ClusterPrior, cap_peaks
 from vision.detection.occlusion import cloth_shade, stand_out
@@ -250,3 +250,45 @@ def test_cloth_coloured_blobs_by_the_cushion_are_not_balls(
     cv2.circle(image, (round(place[0]), round(place[1])), round(RADIUS), colour, -1, cv2.LINE_AA)
     found = ClassicalDetector().detect(image)
     assert bool(np.any(np.hypot(*(found.pixel - np.array(place)).T) < RADIUS)) == named
+
+
+@pytest.mark.parametrize(
+    ("hue_off", "light", "chroma", "expected"),
+    [
+        (3.7, 1.01, 0.95, True),  # cloth and chalk at the D's corner, split off the yellow (1280x720)
+        (-6.1, 0.96, 0.97, True),  # the brown's bare spot, the brown's blur rolling off it
+        (7.0, 0.93, 0.88, False),  # the green nearest the cloth's colour over the Task1 stills
+        (3.0, 0.82, 0.86, False),  # the green nearest the cloth's hue over the Task1 stills
+        (8.0, 1.34, 1.04, False),  # a render's green, lit brighter than the cloth
+    ],
+)
+def test_a_detection_of_the_cloths_own_colour_is_cloth(
+    hue_off: float, light: float, chroma: float, expected: bool
+) -> None:
+    """Lightness, chroma and hue all the cloth's round it: a piece of cloth, on either side of
+    its hue (past the shade test's limits, which allow one side only a few degrees)."""
+    model = learn_cloth(_table([]))
+    a, b = float(model.lab[1]) - 128.0, float(model.lab[2]) - 128.0
+    local_hue = np.degrees(np.arctan2(b, a)) % 360.0
+    local = np.array([[local_hue, np.hypot(a, b), 1.0]])
+    hue = local_hue + hue_off
+    c = chroma * np.hypot(a, b)
+    feats = np.array([[light, c * np.cos(np.radians(hue)), c * np.sin(np.radians(hue)), c, hue]])
+    centre = np.array([[320.0, 180.0]])
+    assert bool(cloth_shade(model, centre, np.array([5.5]), feats, np.array([False]), local)[0]) is expected
+
+
+@pytest.mark.parametrize(
+    ("centre", "expected"),
+    [
+        ((640.0, 360.0), True),  # mid-bed
+        ((640.0, 60.0 + 1.5 * RADIUS), True),  # a ball against the top cushion
+        ((640.0, 60.0 + 0.4 * RADIUS), False),  # a piece of the cushion's nose
+        ((140.0 + 0.2 * RADIUS, 360.0), False),
+    ],
+)
+def test_the_cluster_prior_is_measured_on_the_bed_only(centre: tuple[float, float], expected: bool) -> None:
+    model = learn_cloth(_table([]))
+    s = model.scale
+    work = (np.array([centre]) + 0.5) * s - 0.5
+    assert bool(_on_bed(model, work, np.array([RADIUS * s]))[0]) is expected

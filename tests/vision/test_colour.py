@@ -108,3 +108,27 @@ def test_a_ball_half_hidden_behind_another_keeps_its_own_colour(gap: float) -> N
     feats = colour_features(image, pixel, np.full(3, 1.2 * radius), cloth)
     assert feats[0, 0] == pytest.approx(feats[2, 0], rel=0.1)
     assert feats[1, 0] < 0.7 * feats[0, 0]
+
+
+def test_a_green_as_chromatic_as_the_cloth_round_it_is_no_white() -> None:
+    """A 1280x720 render's break-off, the white in hand: the green on its spot, lit brighter
+    than the cloth, fits the white's prototype better than the green's; the cloth round it
+    says it is no white (a white is less chromatic than the cloth it reflects)."""
+    green = (1.35, 54.2, 150.1)
+    rows = [green, _proto("yellow"), _proto("red")]
+    cloth = np.array([[142.0, 52.0, 1.01], [np.nan] * 3, [np.nan] * 3])
+    named = ColourClassifier().assign(_feats(rows), cloth)[0]
+    assert [COLOURS[c].value if c >= 0 else "none" for c in named] == ["green", "yellow", "red"]
+    assert COLOURS[ColourClassifier().assign(_feats(rows))[0][0]].value == "white"
+
+
+def test_with_the_white_in_hand_the_pink_keeps_its_own_colour() -> None:
+    """The same break-off's pack: the pink at its apex (lit, its chroma low) and a red lit by its
+    cap cheaper as the pink than as a red; the one-of-each rule gave the pink the free white."""
+    reds = [(1.1, 76.4, 37.0), (1.2, 75.3, 37.2), (1.1, 77.0, 37.6), (1.2, 81.5, 33.5)]
+    pink = (1.9, 35.8, 24.8)
+    rows = [*reds, pink]
+    in_hand = ColourClassifier().assign(_feats(rows), white_in_hand=True)[0]
+    assert [COLOURS[c].value if c >= 0 else "none" for c in in_hand] == ["red"] * 4 + ["pink"]
+    kept = ColourClassifier().assign(_feats(rows))[0]
+    assert COLOURS[kept[-1]].value == "white"

@@ -34,9 +34,11 @@ class _Recording(ColourClassifier):
 
     asked: list[int] = field(default_factory=list)
 
-    def assign(self, feats: FloatArray) -> tuple[npt.NDArray[np.int64], FloatArray]:
+    def assign(
+        self, feats: FloatArray, cloth: FloatArray | None = None, white_in_hand: bool = False
+    ) -> tuple[npt.NDArray[np.int64], FloatArray]:
         self.asked.append(len(feats))
-        return super().assign(feats)
+        return super().assign(feats, cloth, white_in_hand)
 
 
 KEEPS: dict[str, Callable[[FloatArray], npt.NDArray[np.bool_]]] = {
@@ -75,6 +77,7 @@ class _Stub:
         image: npt.NDArray[np.uint8],
         roi: tuple[int, int, int, int] | None = None,
         keep: Callable[[FloatArray], npt.NDArray[np.bool_]] | None = None,
+        white_in_hand: bool = False,
     ) -> BallDetections:
         if roi is None:
             self.keeps.append(keep)

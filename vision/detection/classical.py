@@ -297,15 +297,20 @@ def find_balls(
     refined = refine_centres(image, model, single_c, single_r, core)
     # A video's prior is measured once in a while, not on every frame (it costs a crop per ball),
     # from the refined centres: the caps' offsets from them place the balls of clusters.
+    lone = _on_bed(model, single_c, single_r)
     measured = (
         None
         if prior is not None and not remeasure
         else measure_prior(
-            image, ((refined if fine else single_c) + 0.5) / s - 0.5, single_r / s, single_a, fine
+            image,
+            ((refined if fine else single_c)[lone] + 0.5) / s - 0.5,
+            single_r[lone] / s,
+            single_a[lone],
+            fine,
         )
     )
     if measured is not None and not fine and fine_prior:
-        fp = measure_prior(image, (refined + 0.5) / s - 0.5, single_r / s, single_a, True)
+        fp = measure_prior(image, (refined[lone] + 0.5) / s - 0.5, single_r[lone] / s, single_a[lone], True)
         measured = replace(measured, fine=fp)
     use = measured or prior or ClusterPrior()
     # A "single" much larger than this frame's lone ball may be two balls, one half hiding the
@@ -399,6 +404,26 @@ def find_balls(
         [not near_pocket(model, c, r, POCKET_REACH) for c, r in zip(pts, rad, strict=True)], bool
     )
     return pts[keep_ball], rad[keep_ball], np.asarray(scores, np.float64)[keep_ball], measured
+
+
+def _on_bed(model: ClothModel, centres: FloatArray, radii: FloatArray) -> BoolArray:
+    """Which lone blobs (working-scale ``centres`` and ``radii``) lie a ball's radius or more
+    inside the bed's outline: the only ones the cluster prior may be measured from.
+
+    Why: a ball's centre is never nearer the cushion's nose than its radius, but the nose, its
+    shade strip, the rail's markings and the pockets' rings break into ball-sized blobs along
+    the outline, and on a turned table the bed's box takes in long stretches of them. On a
+    1280x720 render (balls 3.7 px in radius) 15 of a break-off's 21 lone blobs were such
+    pieces: the prior took a lone ball's area as 0.73 of its disc (the balls' own: 1.0-1.7)
+    and its cap strength as 13.6 (the balls': 45-66), and the pack, measured at 29 balls'
+    area, was thrown out as more balls than the game has; the frame was seeded with no reds.
+    """
+    if not len(centres):
+        return np.zeros(0, bool)
+    h, w = model.inside.shape
+    iy = np.clip(np.round(centres[:, 1]).astype(np.int64), 0, h - 1)
+    ix = np.clip(np.round(centres[:, 0]).astype(np.int64), 0, w - 1)
+    return np.asarray(model.inside[iy, ix] >= radii, bool)
 
 
 def _core_centroids(blobs: Blobs, labels: npt.NDArray[np.int64], radii: FloatArray) -> FloatArray:
@@ -662,6 +687,7 @@ class ClassicalDetector:
         roi: tuple[int, int, int, int] | None = None,
         keep: Callable[[FloatArray], BoolArray] | None = None,
         fine: bool = False,
+        white_in_hand: bool = False,
     ) -> BallDetections:
         """Balls in a BGR frame (optionally only inside ``roi`` = ``(x0, y0, x1, y1)`` pixels).
 
@@ -674,6 +700,9 @@ class ClassicalDetector:
 
         ``fine`` (with ``roi``): clusters split at their caps to a fraction of a pixel, with
         the local cap offsets of the video's fine prior (see :func:`find_balls`).
+
+        ``white_in_hand``: the white may be off the table; no ball is named white only because
+        the one-of-each rule left its name free (see :meth:`ColourClassifier.assign`).
         """
         model = self.cloth
         if model is None:
@@ -683,7 +712,7 @@ class ClassicalDetector:
             model = self._relearn(image)
         u = model.upscale
         if u == 1.0:
-            return self._detect(model, image, roi, keep, fine)
+            return self._detect(model, image, roi, keep, fine, white_in_hand)
         # Worked on the upscaled copy the model was learned on (see :func:`learn_model`): the
         # frame, the ROI and the balls are mapped between the two as by a resize.
         big_roi = (
@@ -697,7 +726,7 @@ class ClassicalDetector:
             )
         )
         big_keep = None if keep is None else lambda px: keep((px + 0.5) / u - 0.5)
-        det = self._detect(model, downscale(image, u), big_roi, big_keep, fine)
+        det = self._detect(model, downscale(image, u), big_roi, big_keep, fine, white_in_hand)
         return replace(det, pixel=(det.pixel + 0.5) / u - 0.5, radius=det.radius / u)
 
     def _detect(
@@ -707,6 +736,7 @@ class ClassicalDetector:
         roi: tuple[int, int, int, int] | None,
         keep: Callable[[FloatArray], BoolArray] | None,
         fine: bool,
+        white_in_hand: bool = False,
     ) -> BallDetections:
         """:meth:`detect` in the pixels of the picture ``model`` was learned on (``image``)."""
         s = model.scale
@@ -763,8 +793,8 @@ class ClassicalDetector:
         local = local_cloth(image, model, det.pixel, det.radius, feats)
         shade = cloth_shade(model, work, det.radius * s, feats, cut, local)
         if shade.any():
-            det, feats = det[~shade], feats[~shade]
-        colour, conf = self.classifier.assign(feats)
+            det, feats, local = det[~shade], feats[~shade], local[~shade]
+        colour, conf = self.classifier.assign(feats, local, white_in_hand)
         return det.with_colour(colour, conf * det.confidence)
 
     def by_outline(self, pixel: FloatArray, radius: FloatArray) -> BoolArray:

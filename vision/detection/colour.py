@@ -234,6 +234,42 @@ def relative_white_costs(costs: FloatArray, feats: FloatArray) -> FloatArray:
     return out
 
 
+#: The white seen on the cloth has at most this share of the chroma of the cloth round it.
+#: Why: the white has no colour of its own; it takes the cloth's by reflection and by its rim
+#: blurred with the cloth, and any mix of it with the cloth is less chromatic than the cloth
+#: alone: 0.43-0.76 over the 50 Task1 stills, 0.38 on a 1280x720 render. The green ball is as
+#: chromatic as the cloth or more (0.53-0.90 on the stills, 1.04 on that render) and, lit
+#: brighter than the cloth at 3.7 px in radius (1.35 of its lightness), it fitted the white's
+#: prototype better than the green's: a break-off's white in hand left the white's name free,
+#: the green took it and kept it for the clip.
+WHITE_MOST_CHROMA = 0.9
+
+
+#: With the white possibly in hand (``white_in_hand`` of :meth:`ColourClassifier.assign`), the
+#: least probability of the white among a detection's own colour likelihoods for it to be
+#: named white. Why: with the white off the table the one-of-each rule gave its free name to
+#: the ball that cost least to take it: in a break-off's first frame at 1280x720 the pink at
+#: the pack's apex (its white probability 0.08: likelier pink, but a red beside it, lit by its
+#: cap, was cheaper as the pink than as a red), and the names of a tracker's first frame last
+#: the clip; after an in-off at 960x540 the pink on its spot (0.15), which the white's track
+#: then took. A white put down by hand, sharp and still, is its own likeliest colour.
+WHITE_IN_HAND_P = 0.25
+
+
+def cloth_white_costs(costs: FloatArray, feats: FloatArray, cloth: FloatArray, reject: float) -> FloatArray:
+    """``costs`` with the white ruled out (``reject``: no cheaper than no ball at all) for the
+    detections more chromatic than :data:`WHITE_MOST_CHROMA` of the cloth round them (``cloth``:
+    ``(N, 3)`` hue, chroma, lightness; NaN where unknown)."""
+    with np.errstate(invalid="ignore"):
+        vivid = feats[:, 3] > WHITE_MOST_CHROMA * cloth[:, 1]
+    if not np.any(vivid):
+        return costs
+    out = costs.copy()
+    white = colour_index("white")
+    out[vivid, white] = np.maximum(out[vivid, white], reject)
+    return out
+
+
 @dataclass(frozen=True)
 class RelativePrototype:
     """A colour as it differs from the same frame's reds: log lightness and chroma ratios and
@@ -355,16 +391,35 @@ class ColourClassifier:
                 colour[idx[r]] = columns[k]
         return colour, float(matrix[rows, cols].sum())
 
-    def assign(self, feats: FloatArray) -> tuple[IntArray, FloatArray]:
-        """Colour index and confidence per detection (``-1`` where rejected)."""
+    def assign(
+        self, feats: FloatArray, cloth: FloatArray | None = None, white_in_hand: bool = False
+    ) -> tuple[IntArray, FloatArray]:
+        """Colour index and confidence per detection (``-1`` where rejected).
+
+        Args:
+            feats: ``(N, 5)`` colour features (:func:`colour_features`).
+            cloth: ``(N, 3)`` the hue, chroma and lightness of the cloth round each detection
+                (:func:`~vision.detection.occlusion.local_cloth`; NaN where unknown), or ``None``.
+            white_in_hand: the white may be off the table (in hand: a break-off's until it is
+                put in the D, or after an in-off): only a detection whose own colour likelihoods
+                give the white at least :data:`WHITE_IN_HAND_P` may be named white.
+        """
         n = len(feats)
         if n == 0:
             return np.zeros(0, np.int64), np.zeros(0)
         c = self.costs(feats)
+        if cloth is not None:
+            c = cloth_white_costs(c, feats, cloth, self.reject_cost)
         c = relative_lightness_costs(relative_warm_costs(relative_white_costs(c, feats), feats), feats)
         # Confidence: softmax probability of the assigned colour among all colours.
         p = np.exp(-(c - c.min(axis=1, keepdims=True)))
         p /= p.sum(axis=1, keepdims=True)
+        if white_in_hand:
+            # The white left free by the one-of-each rule is not forced on another ball.
+            white = colour_index("white")
+            c = c.copy()
+            unlikely = p[:, white] < WHITE_IN_HAND_P
+            c[unlikely, white] = np.maximum(c[unlikely, white], self.reject_cost)
         live = np.ones(n, bool)
         colour = np.full(n, -1, np.int64)
         colour, _ = self._hungarian(c, live)

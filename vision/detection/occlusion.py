@@ -55,6 +55,19 @@ LOCAL_LEAST = 8
 #: green as the cloth's reflection makes it and blurred with the cloth at 960x540, is 1.4 and
 #: more (its hue within the cloth's, its chroma 0.57 of the cloth's).
 SHADE_LIGHTER = 1.2
+#: A detection whose lightness and chroma each lie within this much (a log ratio: about 7%)
+#: of the cloth round it, and its hue within OWN_HUE degrees either side, is a piece of that
+#: cloth (:func:`cloth_shade`), whatever side of the cloth's hue it falls. Why: at 960x540 to
+#: 1280x720 the piece of cloth and chalk left where a colour stood on the baulk line (the brown
+#: gone from its spot, the line joining the yellow's blob at the D's corner) takes in the
+#: blur of a ball rolling off or the line's own white: 3.7 degrees bluer and 6.1 yellower than
+#: the cloth round it on two renders (seed 107), past SHADE_HUE and SHADE_YELLOWER, yet with
+#: the cloth's lightness (0.96-1.01 of it) and chroma (0.95-0.97). It was named the green and
+#: took that name for the clip. No ball is the cloth's colour in both: over the 50 Task1 stills
+#: the greens are at most 0.93 of the cloth's lightness and 0.90 of its chroma round them, and
+#: on the renders 1.3 times as light; the white is 0.43-0.76 of its chroma.
+OWN_SPREAD = 0.07
+OWN_HUE = 8.0
 #: Only a detection within this many degrees of the cloth's overall hue is compared with its
 #: local cloth (the others are no shade of it under any of the bed's light).
 LOCAL_HUE_SPAN = 20.0
@@ -329,7 +342,19 @@ def cloth_shade(
     known = np.all(np.isfinite(local), axis=1)
     with np.errstate(invalid="ignore"):
         dim = feats[:, 0] < SHADE_LIGHTER * local[:, 2]
-    return np.asarray(overall | (known & dim & _cloth_like(feats, local[:, 0], local[:, 1])), bool)
+    shade = known & dim & _cloth_like(feats, local[:, 0], local[:, 1])
+    return np.asarray(overall | shade | (known & _own_colour(feats, local)), bool)
+
+
+def _own_colour(feats: FloatArray, local: FloatArray) -> BoolArray:
+    """Detections (their colour features) of the colour of the cloth round them (``local``:
+    its hue, chroma and lightness, all known): lightness and chroma within :data:`OWN_SPREAD`
+    and hue within :data:`OWN_HUE` of it."""
+    dh = (feats[:, 4] - local[:, 0] + 180.0) % 360.0 - 180.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        light = np.abs(np.log(feats[:, 0] / local[:, 2]))
+        chroma = np.abs(np.log(feats[:, 3] / local[:, 1]))
+        return np.asarray((np.abs(dh) < OWN_HUE) & (light < OWN_SPREAD) & (chroma < OWN_SPREAD), bool)
 
 
 def _cloth_like(feats: FloatArray, hue: FloatArray, chroma: FloatArray) -> BoolArray:
