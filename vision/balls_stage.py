@@ -31,6 +31,7 @@ from calibration.table import TABLE
 from calibration.video import VideoCalibrator
 from vision.detection.classical import ClassicalDetector, learn_model
 from vision.detection.cloth import ClothModel
+from vision.detection.detections import BallDetections
 from vision.detection.limb import apparent_radius
 from vision.detection.plane import jacobians
 from vision.events.infer import EventInferer
@@ -371,7 +372,7 @@ class LiveBalls:
         # Only blobs on the bed may take a colour: the names given here last the whole clip
         # (see ClassicalDetector.detect's ``keep``); the tracker drops the others every frame.
         tol = TrackerConfig().bed_tol
-        det = self.detector.detect(image, keep=on_bed_filter(self._to_table, tol))
+        det = self._first_balls(image, tol)
         if len(det) == 0:
             return False
         initial = initial_state(image, det)
@@ -392,6 +393,17 @@ class LiveBalls:
             self._pool.shutdown(wait=False)
             self._pool = None
         return True
+
+    def _first_balls(self, image: Image, tol: float) -> BallDetections:
+        """The balls of the tracker's first frame, named as the whole clip will name them.
+
+        Why the white is named only where it is a ball's likeliest colour (``white_in_hand``,
+        :meth:`~vision.detection.colour.ColourClassifier.assign`): a break-off opens with the
+        white in hand, and with the white's name free the one-of-each rule put it on another
+        ball (at 1280x720 the pink, or the green on green cloth), which then stood in the
+        white's place for the clip; the white, once put in the D, had no name of its own.
+        """
+        return self.detector.detect(image, keep=on_bed_filter(self._to_table, tol), white_in_hand=True)
 
 
 def _surface(

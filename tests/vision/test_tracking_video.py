@@ -259,3 +259,18 @@ def test_a_ball_still_again_as_it_was_keeps_its_measured_centre(moved: float, as
     assert (det.calls > before) == asked_again
     assert vt.settles_reused >= 1  # (still again as when last measured, at least once)
     assert abs(st.pos[0, 0] - (100.0 + moved)) < 0.5
+
+
+@pytest.mark.parametrize(("name", "searches"), [("white", 8), ("red1", 0)])
+def test_the_white_in_hand_is_looked_for_as_a_lost_ball(name: str, searches: int) -> None:
+    """A white off the table since the video began (a break-off's, in hand) is searched for
+    every ``lost_every`` frames, not only by the periodic search: it is put down in the D within
+    seconds, and may be covered by the cue's arm soon after. Another ball off the table since the
+    video began is left to the periodic search."""
+    frame = np.zeros((240, 320, 3), np.uint8)
+    frame[:] = CLOTH
+    seed = TrackerState.seed([name], np.full((1, 2), np.nan), [R])
+    vt = VideoTracker(_Blind(), Tracker(seed), ScheduleConfig(full_every=0, lost_every=3))
+    for _ in range(24):
+        vt.process(frame)
+    assert vt.full_detections == searches
