@@ -8,8 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from calibration.table import TABLE, Colour
-from vision.detection.detections import COLOURS
+from vision.detection.detections import COLOURS, BallDetections
 from vision.tracking.reentry import REENTRY_RADII, reentry_allowed
+from vision.tracking.tracker import Tracker, TrackerState
+from vision.tracks import TrackState
 
 R = TABLE.ball_radius
 SPOT = {c: np.array(xy) for c, xy in TABLE.spots.items()}
@@ -60,3 +62,58 @@ def test_near_any_spot_is_always_allowed(colour: Colour, angle: float, frac: flo
         at = spot + frac * tol * np.array([np.cos(angle), np.sin(angle)])
         out = reentry_allowed(np.array([COLOURS.index(colour)]), np.full((1, 2), np.nan), at[None])
         assert out[0, 0]
+
+
+def _brown_potted() -> Tracker:
+    """A brown that rested by the baulk cushion, rolled into the baulk-left pocket's mouth and was
+    taken off the table there (pixels standing for table millimetres one to one)."""
+    from dataclasses import replace
+
+    rest = np.array([[300.0, 400.0]])
+    state = TrackerState.seed(["brown"], rest, np.array([R]), colour=np.array([COLOURS.index(Colour.BROWN)]))
+    tracker = Tracker(state, fps=30.0, to_table=lambda px: np.asarray(px, np.float64))
+    for _ in range(3):
+        tracker.update(BallDetections.build(rest, [R], [COLOURS.index(Colour.BROWN)]))
+    for k in range(1, 8):
+        at = rest + np.array([[-40.0 * k, -50.0 * k]])
+        tracker.update(BallDetections.build(at, [R], [COLOURS.index(Colour.BROWN)]))
+    tracker.state = replace(tracker.state, state=np.array([TrackState.ABSENT], np.int8))
+    return tracker
+
+
+@pytest.mark.parametrize(
+    ("where", "xy", "back"),
+    [
+        ("where it rested before its stroke (a miss's replacement)", (300.0, 400.0), True),
+        ("a pocket ring by the mouth it was last seen at", (30.0, 45.0), False),
+        ("its spot", tuple(SPOT[Colour.BROWN]), True),
+    ],
+)
+def test_a_potted_colour_comes_back_where_it_was_still_not_where_it_was_last_seen(
+    where: str, xy: tuple[float, float], back: bool
+) -> None:
+    tracker = _brown_potted()
+    tracker.update(BallDetections.build(np.array([xy]), [R], [COLOURS.index(Colour.BROWN)]))
+    assert bool(tracker.state.state[0] == TrackState.SEEN) is back, where
+
+
+@pytest.mark.parametrize("rolling", [True, False])
+def test_a_colour_is_not_put_back_where_a_rolling_ball_is(rolling: bool) -> None:
+    """The pink struck off its spot, its blurred blob named the brown (off the table) while still
+    within a spot's reach: that is the pink rolling, not the brown put back by hand. With the pink
+    at rest on its spot, a brown found beside it was put there."""
+    spot = SPOT[Colour.PINK]
+    nan = np.full(2, np.nan)
+    state = TrackerState.seed(
+        ["brown", "pink"],
+        np.array([nan, spot]),
+        np.array([R, R]),
+        colour=np.array([COLOURS.index(Colour.BROWN), COLOURS.index(Colour.PINK)]),
+    )
+    tracker = Tracker(state, fps=30.0, to_table=lambda px: np.asarray(px, np.float64))
+    step = np.array([15.0, 0.0]) if rolling else np.zeros(2)
+    for k in range(4):
+        tracker.update(BallDetections.build(np.array([spot + k * step]), [R], [COLOURS.index(Colour.PINK)]))
+    at = spot + 4 * step if rolling else spot + np.array([2.2 * R, 0.0])
+    tracker.update(BallDetections.build(np.array([at]), [R], [COLOURS.index(Colour.BROWN)]))
+    assert bool(tracker.state.state[0] == TrackState.SEEN) is not rolling

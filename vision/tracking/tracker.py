@@ -692,6 +692,13 @@ def _near_pocket(
     return d < cfg.pocket_radii * radius
 
 
+#: Slowest speed (ball radii a frame) of a ball on its way: slower, it is still, where a colour
+#: taken off the table may be put back (:meth:`Tracker._still`). A tenth of a radius a frame is
+#: 80 mm/s at 30 fps, under any pace that carries a ball into a pocket from more than a few
+#: centimetres, and over the tracker's jitter on a resting ball.
+STILL_RADII = 0.1
+
+
 class Tracker:
     """Norfair-style wrapper: ``update`` once per frame (detections may be empty), then ``tracks``.
 
@@ -725,6 +732,9 @@ class Tracker:
         self._state: list[npt.NDArray[np.int8]] = []
         # Per ball, the frame its prediction was turned back off a cushion, unseen (-1: none).
         self._turned = np.full(len(initial.names), -1, np.int64)
+        # Per ball, where it was last measured still (pixels; NaN: never): a colour taken off
+        # the table comes back there or on a spot (see :meth:`_still`).
+        self._still_at = initial.pos.copy()
 
     def update(
         self,
@@ -751,10 +761,16 @@ class Tracker:
         reentry = None
         off = self.state.state == TrackState.ABSENT
         if xy is not None and len(det) and np.any(off):
-            last = self.table_of(np.where(off[:, None], self.state.pos, np.nan))
+            last = self.table_of(np.where(off[:, None], self._still_at, np.nan))
             reentry = reentry_allowed(self.state.colour, last, xy)
+            # Nor where a rolling ball can be this frame: a hand puts a ball back with the balls
+            # at rest, and a ball rolling away from a spot, its blur named another colour, is
+            # that ball (a rendered clearance, 960x540: the pink struck off its spot was named
+            # the brown, which came back on the table there and took the pink's path).
+            reentry &= ~self._arriving(det.pixel)[None, :]
         self.state = step(self.state, det, app, self.config, self.pockets, self.cushions, hidden, reentry, xy)
         self.state = self._leave_bed(self.state)
+        self._still()
         px = np.where((self.state.state == TrackState.ABSENT)[:, None], np.nan, self.state.pos)
         self._pixel.append(px)
         self._state.append(self.state.state.copy())
@@ -822,6 +838,20 @@ class Tracker:
             vel=np.where(gone[:, None], 0.0, vel),
             state=np.where(gone, TrackState.ABSENT, state.state).astype(np.int8),
         )
+
+    def _still(self) -> None:
+        """Note where each ball measured this frame slower than :data:`STILL_RADII` a frame is.
+
+        Why: a colour taken off the table is put back on a spot, or where it was before the
+        stroke (a miss's balls replaced, :mod:`vision.tracking.reentry`), which is where it was
+        last still. Where it was last seen is the pocket's mouth it rolled into, and a pocket's
+        cream ring there, found as a ball, took a potted brown's name, was put back on the
+        table for the referee, and made the brown the ball on (a rendered clearance, 960x540).
+        """
+        st = self.state
+        speed = np.hypot(st.vel[:, 0], st.vel[:, 1])
+        still = (st.state == TrackState.SEEN) & (speed < STILL_RADII * st.radius)
+        self._still_at[still] = st.pos[still]
 
     def _reflect(self, at: FloatArray, vel: FloatArray, normal: FloatArray) -> FloatArray | None:
         """A pixel velocity ``vel`` at pixel ``at`` reflected off the nose line whose inward
