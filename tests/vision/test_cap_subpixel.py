@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.detection.cluster import ClusterPrior, subpixel
+from vision.detection.cluster import ClusterPrior, consistent_offsets, subpixel
 
 
 def _peak(x0: float, y0: float, sigma: float = 1.2) -> np.ndarray:
@@ -67,3 +67,31 @@ def test_a_crops_prior_has_its_samples_in_the_crops_pixels() -> None:
     here = prior.offsets_at(np.array([[20.0, 12.0]]), 2.0)
     there = moved.offsets_at(np.array([[12.0, 7.0]]), 2.0)
     assert np.allclose(here, there)
+
+
+def _lone_caps(offset_u: list[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Caps along a long line (the colours on their spots, a table's length) with offsets."""
+    caps = np.column_stack([np.linspace(200.0, 900.0, len(offset_u)), np.full(len(offset_u), 300.0)])
+    offsets = np.column_stack([offset_u, np.full(len(offset_u), -0.2)])
+    return caps, offsets
+
+
+@pytest.mark.parametrize(
+    ("offset_u", "kept"),
+    [
+        # The offset drifts steadily along the table (a render's yellow -0.12 to black +0.16):
+        # every lone ball is one, the far ones too.
+        ([0.16, 0.10, 0.02, -0.07, -0.07, -0.12], [True] * 6),
+        # One off the drift by 0.3 radii (two balls taken for one): dropped, the rest kept.
+        ([0.16, 0.10, 0.32, -0.07, -0.07, -0.12], [True, True, False, True, True, True]),
+        # All alike but one far from them all.
+        ([0.0, 0.0, 0.0, 0.6, 0.0], [True, True, True, False, True]),
+        # Three: nothing to fit a plane to, the median's reach decides.
+        ([0.0, 0.2, -0.2], [True, True, True]),
+    ],
+)
+def test_lone_balls_are_judged_against_the_drift_of_the_others(
+    offset_u: list[float], kept: list[bool]
+) -> None:
+    caps, offsets = _lone_caps(offset_u)
+    assert consistent_offsets(caps, offsets).tolist() == kept
