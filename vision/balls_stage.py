@@ -37,7 +37,7 @@ from vision.detection.plane import jacobians
 from vision.events.infer import EventInferer
 from vision.pipeline import BallsInFrame
 from vision.source import WORK_WIDTH, Frame, work_size
-from vision.tracking.bed import on_bed_filter
+from vision.tracking.bed import fall_pixels, on_bed_filter
 from vision.tracking.detection_sets import region_mask
 from vision.tracking.kernels import grid_bilinear
 from vision.tracking.physics import Cushions
@@ -381,6 +381,8 @@ class LiveBalls:
         pockets = cal.table_to_pixels(np.array([p.centre for p in TABLE.pockets.values()]))
         config = TrackerConfig().at_fps(self.fps)
         region, cushions, edge = surface.result()
+        # The pockets' holes are no ball's pixels (see fall_pixels): the searches leave them out.
+        region = region & ~fall_pixels(lambda xy: cal.table_to_pixels(xy, 0.0), region.shape)
         tracker = Tracker(
             initial, fps=self.fps, to_table=self._to_table, pockets=pockets, config=config, cushions=cushions
         )

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -133,3 +134,29 @@ def in_fall(xy: npt.ArrayLike) -> BoolArray:
     d = np.linalg.norm(p[:, None, :] - _FALL[None, :, :], axis=2)
     with np.errstate(invalid="ignore"):
         return np.asarray(np.any(d < _FALL_R[None, :], axis=1), dtype=bool)
+
+
+def fall_pixels(
+    table_to_pixels: Callable[[FloatArray], FloatArray], shape: tuple[int, ...], points: int = 72
+) -> BoolArray:
+    """``shape[:2]`` mask of the pixels that show a pocket's fall (the hole, on the cloth's plane).
+
+    Why: the part of a middle pocket's hole cut into the bed is a dark half-disc inside the
+    cushion line, and a colour search for a dark ball that just dropped (a brown, on a rendered
+    1080p60 colours clearance, broadcast camera) found it there, 1.8 mm outside the fall circle
+    by its measured centre: held "seen" at rest in the mouth, the ball was never potted and the
+    referee called a miss. No pixel of the hole is a ball's (a ball over it has dropped), so the
+    searches leave those pixels out; a ball on the lip loses only the part of its image that
+    hangs over the hole. ``table_to_pixels``: table millimetres on the cloth (z = 0) to the
+    frame's pixels.
+    """
+    h, w = shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    angle = np.linspace(0.0, 2.0 * np.pi, points, endpoint=False)
+    ring = np.column_stack([np.cos(angle), np.sin(angle)])
+    for centre, radius in zip(_FALL, _FALL_R, strict=True):
+        px = np.asarray(table_to_pixels(centre[None, :] + radius * ring), np.float64)
+        if not np.all(np.isfinite(px)):
+            continue
+        cv2.fillPoly(mask, [np.round(px).astype(np.int32).reshape(-1, 1, 2)], 1)
+    return mask > 0
