@@ -19,7 +19,10 @@ FloatArray = npt.NDArray[np.float64]
 
 #: The reds' colour index (:data:`COLOURS`).
 RED = COLOURS.index(Colour.RED)
-WHITE = COLOURS.index(Colour.WHITE)
+#: Each colour's spot (mm, rows by detector colour index; NaN: the white and the reds have none).
+_SPOTS = np.array([TABLE.spots.get(c, (np.nan, np.nan)) for c in COLOURS], np.float64)
+#: A colour measured within this of its own spot (mm) is on it (re-spotted, or never moved).
+ON_SPOT_MM = TABLE.ball_radius
 
 
 def region_mask(
@@ -153,8 +156,8 @@ def dedupe(
     det: BallDetections, table: FloatArray | None = None, apart_mm: float = APART_MM
 ) -> npt.NDArray[np.bool_]:
     """Rows to keep: a detection closer than one radius to an earlier one is its duplicate,
-    unless both are reds, or a red and a colour, whose table positions (``table``, ``(N, 2)``
-    mm, NaN unknown) lie more than ``apart_mm`` apart.
+    unless both are reds, or a red and a colour on its own spot, whose table positions
+    (``table``, ``(N, 2)`` mm, NaN unknown) lie more than ``apart_mm`` apart.
 
     Why the table: a view at a slant foreshortens the table along the line of sight, and the
     balls of a pack seen so overlap to under a radius apart in the picture (a rendered 1080p60
@@ -162,12 +165,15 @@ def dedupe(
     was its neighbour's duplicate, never tracked, and a red's track swung between the two at
     every whole-table search, logging a collision each time. Seen from above, a radius in the
     picture is a radius on the table, and the picture's test decides alone. Only a red and a
-    red or a colour: reds lie in packs, beside the pink and the black; a red half hidden behind
-    the black on its spot (real broadcast Task2 clip 10, 55 mm apart on the table, 11 px in the
-    picture) was the black's duplicate in every frame, never tracked, and searched for by a
-    whole-table detection every third frame. Never the white: a white beside the hand placing
-    it, let apart so, followed the hand away (a 1080p60 break-off render); nor two of one
-    colour, which is one ball.
+    red, or a red and a colour on its own spot: reds lie in packs, round the pink's and the
+    black's spots; a red half hidden behind the black on its spot (real broadcast Task2 clip
+    10, 55 mm apart on the table, 11 px in the picture) was the black's duplicate in every
+    frame, never tracked, and searched for by a whole-table detection every third frame. A
+    colour anywhere else may be a red of the pack the colour model misnamed (a "brown" in a
+    rendered 1080p60 break-off's pack, kept beside the red it was, swapped two reds' tracks
+    every whole-table search). Never the white: a white beside the hand placing it, let apart
+    so, followed the hand away (a 1080p60 break-off render); nor two of one colour, which is
+    one ball.
     """
     n = len(det)
     keep = np.ones(n, bool)
@@ -194,15 +200,17 @@ def reds_apart(
     apart_mm: float = APART_MM,
 ) -> npt.NDArray[np.bool_]:
     """``(len(rows), len(cols))``: which pairs of detections are two reds, or a red and a colour
-    (not the white), whose table positions (``table``, ``(N, 2)`` mm) lie more than
-    ``apart_mm`` apart, and so two balls whatever the picture says (see :func:`dedupe`). All
-    False without table positions; NaN (unknown) is never apart."""
+    on its own spot (:data:`ON_SPOT_MM`), whose table positions (``table``, ``(N, 2)`` mm) lie
+    more than ``apart_mm`` apart, and so two balls whatever the picture says (see
+    :func:`dedupe`). All False without table positions; NaN (unknown) is never apart."""
     if table is None:
         return np.zeros((len(rows), len(cols)), bool)
     mm = np.linalg.norm(table[rows][:, None, :] - table[cols][None, :, :], axis=2)
-    a, b = det.colour[rows][:, None], det.colour[cols][None, :]
-    # A colour is a named ball other than the white (UNKNOWN is negative).
-    red_a, red_b = a == RED, b == RED
-    colour_a, colour_b = (a >= 0) & (a != WHITE) & ~red_a, (b >= 0) & (b != WHITE) & ~red_b
-    pair = (red_a & red_b) | (red_a & colour_b) | (colour_a & red_b)
+    colour = np.asarray(det.colour)
+    red = colour == RED
+    spot = _SPOTS[np.clip(colour, 0, len(_SPOTS) - 1)]
+    with np.errstate(invalid="ignore"):
+        on_spot = (colour >= 0) & (np.hypot(*(table - spot).T) <= ON_SPOT_MM)
+    ra, rb, sa, sb = red[rows][:, None], red[cols][None, :], on_spot[rows][:, None], on_spot[cols][None, :]
+    pair = (ra & rb) | (ra & sb) | (sa & rb)
     return np.asarray((mm > apart_mm) & pair, dtype=bool)
