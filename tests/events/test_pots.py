@@ -380,3 +380,37 @@ def test_a_cloth_shade_near_the_tolerance_is_measured_against_itself() -> None:
         assert np.allclose(pv.update(shaded), 0.0)
     for _ in range(3):
         assert np.allclose(pv.update(flicker), 0.0)
+
+
+def hold_short(tracks: Tracks, ball: str, short_mm: float, held: int) -> Tracks:
+    """The tracks with ``ball`` held at one spot once within ``short_mm`` of the top-right mouth
+    (seen there, as the tracker carries a ball it takes for still) for ``held`` frames, then
+    off the table."""
+    lost, k = lose_short(tracks, ball, short_mm, TrackState.SEEN)
+    b = tracks.ball_names.index(ball)
+    pos, st_ = lost.position.copy(), lost.state.copy()
+    pos[k + held :, b] = np.nan
+    st_[k + held :, b] = TrackState.ABSENT
+    return Tracks(lost.ball_names, lost.times, pos, lost.pixel, st_.astype(np.int8))
+
+
+@pytest.mark.parametrize(
+    ("held", "covered", "potted"),
+    [
+        (4, False, True),  # held for a few frames by the mouth, then gone: it rolled in
+        (40, False, False),  # at rest there for over a rest window: no roll took it off
+        (4, True, False),  # a player over the approach: a hand may have taken it
+    ],
+)
+def test_a_ball_held_short_of_a_mouth_then_gone_is_potted(held: int, covered: bool, potted: bool) -> None:
+    """The tracker held the red at one spot 6 cm short of the mouth (its picture changing too
+    little as it rolled on slowly), then lost it for good: potted where the way it came leads,
+    unless it stayed there a rest window or the pocket's approach was covered."""
+    tracks = tracks_from_timeline(
+        pot_scene(1200.0), CameraNoise(fps=FPS, noise_mm=NOISE, dropout=0.0), np.random.default_rng(6)
+    )
+    held_tracks = hold_short(tracks, "red1", 60.0, held)
+    k = int(np.flatnonzero(held_tracks.state[:, 1] == TrackState.ABSENT)[0]) if held < 40 else None
+    hidden = view(len(held_tracks.times), hidden_from=k - held - 2 if covered and k else None)
+    expected = [("red1", "top_right")] if potted else []
+    assert pots(infer_tracks(held_tracks, noise_mm=NOISE, hidden=hidden)) == expected

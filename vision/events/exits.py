@@ -38,6 +38,8 @@ def exits(an: Analysis, final_window: int) -> list[InputEvent]:
                 ev = exit_after(an, b, k_path, off_at_end=False, for_good=True)
             if ev is None:
                 ev = struck_in(an, b, int(idx[-1]))
+            if ev is None:
+                ev = held_entry(an, b, idx)
             if ev is not None:
                 out.append(ev)
             continue
@@ -250,6 +252,68 @@ def struck_in(an: Analysis, b: int, k_last: int) -> Pot | None:
         if approach_hidden(an, entry.pocket, k_last + 1, entry.t) is False:
             return Pot(t=t, ball=sf.ball_names[b], pocket=entry.pocket)
     return None
+
+
+def held_entry(an: Analysis, b: int, idx: npt.NDArray[np.intp]) -> Pot | None:
+    """The pot of a ball whose last sightings held it at one spot (within the noise's reach,
+    :attr:`EventConfig.move_mm`) for less than a rest window before it was lost for good: the
+    pocket the path it rolled in on (fitted on the sightings before the hold) enters from that
+    spot within the distance its speed then carries a ball on the cloth, the approach in plain
+    view from the first sighting of that path until it would have dropped.
+
+    Why: the tracker carries a ball whose measured speed falls under its rest speed at one
+    spot until its picture changes, and at 960x540 (balls 3 px in radius) a ball rolling
+    slowly into a pocket, 0.3-0.7 px a frame, its image merging with the pocket's cream ring,
+    changed it too little: the white of an in-off was held 27 mm short of a corner pocket's
+    mouth line for the 0.1-0.3 s before it dropped, and read as still there, no pot (two
+    renders, seeds 112 and 114). A ball at rest does not leave the table unseen; one that
+    does was still rolling where it was held, along the way it came.
+    """
+    sf, cfg = an.sf, an.cfg
+    last = sf.position[int(idx[-1]), b]
+    near = np.hypot(*(sf.position[idx, b] - last).T) <= cfg.move_mm
+    run = int(np.argmin(near[::-1])) if not near.all() else len(idx)  # sightings held there
+    if run < 2 or run == len(idx):
+        return None
+    k_hold, k_moved = int(idx[-run]), int(idx[-run - 1])
+    t_hold = float(sf.times[k_hold])
+    if float(sf.times[int(idx[-1])]) - t_hold >= cfg.rest_frames * cfg.dt:
+        return None  # at rest there: what took it off was no roll (a hand, a lost track)
+    breaks = [t for t in an.breaks[b] if t <= float(sf.times[k_moved])]
+    t_s, p_s = an.samples(b, 0, k_moved)
+    keep = t_s > (breaks[-1] if breaks else -math.inf)
+    if int(keep.sum()) < 3:
+        return None
+    t_fit, p_fit = t_s[keep][-cfg.fit_frames :], p_s[keep][-cfg.fit_frames :]
+    model = an.fit(t_fit, p_fit)
+    if model is None or model.is_still:
+        return None
+    v = model.velocity(float(t_fit[-1]))
+    speed = float(np.hypot(*v))
+    if speed <= 0.0 or speed > MAX_BALL_SPEED:
+        return None
+    rolling = 2.0 * ROLLING_RESISTANCE * GRAVITY
+    reach = speed * speed / rolling  # how far a ball rolling at that speed goes on the cloth
+    # From where it was held, straight on at that speed (slowed by rolling resistance only).
+    coef = np.array(
+        [
+            sf.position[k_hold : int(idx[-1]) + 1, b][sf.seen[k_hold : int(idx[-1]) + 1, b]].mean(axis=0),
+            v,
+            -0.25 * rolling * v / speed,
+        ]
+    )
+    path = Motion(t0=t_hold, coef=coef, t_first=t_hold, t_last=t_hold, n=run)
+    entry = pocket_entry(path, t_hold, t_hold + speed / (0.5 * rolling), cfg.table, reach + cfg.radius)
+    if entry is None:
+        return None
+    k_path = int(np.searchsorted(sf.times, t_fit[0]))
+    if approach_hidden(an, entry.pocket, k_path, entry.t) is not False:
+        return None
+    return Pot(
+        t=max(entry.t, float(sf.times[int(idx[-1])]) + 0.5 * cfg.dt),
+        ball=sf.ball_names[b],
+        pocket=entry.pocket,
+    )
 
 
 def _struck_unseen(an: Analysis, b: int, t_s: FloatArray, p_s: FloatArray) -> float | None:
