@@ -128,7 +128,8 @@ def test_a_refinement_is_bounded() -> None:
         ((0.5, 0.3), (1.0, 0.0), True),  # along, a little across
         ((0.1, 0.0), (1.0, 0.0), False),  # under the least move: the detector's jitter
         ((-0.6, 0.0), (1.0, 0.0), False),  # back the way it came: a hand's or a cue's drag
-        ((0.3, 0.6), (1.0, 0.0), False),  # mostly across its path
+        ((0.3, 1.6), (1.0, 0.0), False),  # mostly across its path, by more than the centre's pixel
+        ((0.48, 0.72), (1.0, 0.0), True),  # a 3 px ball's centre put 0.7 px across as it creeps on
         ((0.0, -0.8), (0.0, -1.0), True),
     ],
 )

@@ -1387,10 +1387,23 @@ def bounced(heading: FloatArray, normal: FloatArray) -> FloatArray:
     return out
 
 
+#: How far across its path (pixels) the detector may put a creeping ball's centre beyond what
+#: its step along it allows (see :func:`_creeps`). Why: a ball a few pixels across is measured
+#: to about a pixel (its blob in whole pixels, the video's colour at half resolution); at
+#: 960x540 (3 px in radius) the white creeping 1.5 px between two re-measurements was put
+#: 0.7 px across its path and 0.5 px along it, read as a drag, and held at that spot for the
+#: 0.4 s of a rest window while it crept on: the stroke ended there and the white's next move,
+#: 40 mm on, was read as a new stroke touching nothing (a rendered clearance, seed 114). On a
+#: 1080p view (9 px in radius) a pixel is a ninth of a radius, well under a hand's drag.
+CREEP_ACROSS_PX = 1.0
+
+
 def _creeps(step: FloatArray, heading: FloatArray, least: float) -> bool:
     """Whether a resting ball re-measured ``step`` pixels from where it was carried crept on: by
-    more than ``least``, onwards along its last ``heading`` (unit) and not across it. A ball
-    rolls on along its path as it stops; a measurement dragged by a hand or a cue's tip beside
-    it (a white just placed, a white addressed) goes any way."""
+    more than ``least``, onwards along its last ``heading`` (unit) and not across it (by more
+    than that, and :data:`CREEP_ACROSS_PX` for the measurement). A ball rolls on along its path
+    as it stops; a measurement dragged by a hand or a cue's tip beside it (a white just placed,
+    a white addressed) goes any way."""
     along = float(step @ heading)
-    return along > least and abs(float(step[0] * heading[1] - step[1] * heading[0])) < along
+    across = abs(float(step[0] * heading[1] - step[1] * heading[0]))
+    return along > least and across < along + CREEP_ACROSS_PX
