@@ -76,25 +76,6 @@ def test_covered_ball_stays_and_is_not_reacquired(unseen: int) -> None:
     assert held.state[0] == TrackState.PREDICTED
 
 
-@pytest.mark.parametrize(
-    ("colour", "off_radii", "matched"),
-    [
-        (PINK, 0.3, True),  # a hand's drag of its blob: within the hold radius
-        (PINK, 1.1, False),  # the edge of the sleeve over it (a 1080p60 render's green)
-        (-1, 1.1, True),  # no colour: of a partial ball set an untracked ball may strike it
-    ],
-)
-def test_covered_named_ball_takes_no_blob_beyond_its_hold_radius(
-    colour: int, off_radii: float, matched: bool
-) -> None:
-    st = _state([(200.0, 200.0)], [colour])
-    det = BallDetections.build(np.array([[200.0 + off_radii * R, 200.0]]), np.full(1, R), colour=[colour])
-    held = step(st, det, hidden=np.array([True]))
-    assert bool(held.state[0] == TrackState.SEEN) is matched
-    if not matched:
-        assert np.linalg.norm(held.pos[0] - [200.0, 200.0]) < 1e-6
-
-
 def test_covered_ball_by_a_pocket_is_not_potted() -> None:
     """Hidden past ``absent_after`` frames beside a pocket, a covered ball is still on the table."""
     st = _state([(30.0, 30.0)], [RED], unseen=[100])

@@ -254,14 +254,6 @@ WHITE_MOST_CHROMA = 0.9
 #: the clip; after an in-off at 960x540 the pink on its spot (0.15), which the white's track
 #: then took. A white put down by hand, sharp and still, is its own likeliest colour.
 WHITE_IN_HAND_P = 0.25
-#: ... and the white's name then costs this much more (nats: the white off the table is taken
-#: as a quarter as likely as the colour a ball otherwise is). Why: every colour is on the table
-#: while the white is in hand, and a pale yellow under a warm random light fitted the white
-#: better than the yellow by 0.44 (a 1080p60 break-off render, seed 103): with the yellow's
-#: name left free it took the white's, the white's track sat on the yellow spot, and the
-#: break-off's first contact was never read. A white put down by hand is its own likeliest
-#: colour by far more.
-WHITE_IN_HAND_COST = -math.log(WHITE_IN_HAND_P)
 
 
 def cloth_white_costs(costs: FloatArray, feats: FloatArray, cloth: FloatArray, reject: float) -> FloatArray:
@@ -427,7 +419,6 @@ class ColourClassifier:
             white = colour_index("white")
             c = c.copy()
             unlikely = p[:, white] < WHITE_IN_HAND_P
-            c[:, white] += WHITE_IN_HAND_COST
             c[unlikely, white] = np.maximum(c[unlikely, white], self.reject_cost)
         live = np.ones(n, bool)
         colour = np.full(n, -1, np.int64)

@@ -73,12 +73,7 @@ class TrackerConfig:
         bounce_hold: unseen frames a ball whose prediction was turned back off a cushion nose
             line may stay unseen before it is taken off the table (0.2 s; see
             :meth:`Tracker._leave_bed`).
-        covered_radii: a named ball at rest whose spot is covered (``hidden`` in
-            :meth:`Tracker.update`) is matched only to a detection within this many radii of
-            where it rests (the hold radius of
-            :class:`~vision.tracking.schedule.ScheduleConfig`: a cue tip or a hand merging with
-            its blob drags the centre by less).
-        duplicate_mm: ... unless both are reds, or a red and a colour on its spot, whose table positions
+        duplicate_mm: ... unless both are reds, or a red and a colour, whose table positions
             (where known) lie farther apart than this: two balls' centres are a diameter apart
             at least, so such a red is another ball however close the picture puts them (a pack
             seen at a slant overlaps its balls to about a radius apart in the picture; see
@@ -107,7 +102,6 @@ class TrackerConfig:
     reacquire_look_after: int = 10
     absent_after: int = 45
     pocket_radii: float = 4.0
-    covered_radii: float = 0.5
     duplicate_radii: float = 1.5
     duplicate_mm: float = APART_MM
     bounce_hold: int = 6
@@ -311,18 +305,6 @@ def step(
             & _compatible(state.colour, det.colour)
             & (app < cfg.appearance_limit)
         )
-        held = covered & (state.colour >= 0)
-        if np.any(held):
-            # A covered ball was struck by nothing (see ``hidden``): it is where it rests, and a
-            # blob further off is the edge of what covers it. Its search found the green under a
-            # player's sleeve 1.1 radii off its spot in a rendered 1080p60 red-then-colour
-            # (broadcast camera); matched, the green was followed as moving, off its spot, onto
-            # the sleeve, and a stroke was read before the real one (FOUL AND A MISS called).
-            # Only a named ball: a named set is the whole table, so "struck by nothing" holds; of
-            # balls without a colour (Task3 tracks two of the table's balls) an untracked ball
-            # may strike one unseen, and held so, Task3 clips 13 and 19 lost theirs.
-            off = np.linalg.norm(det.pixel[None, :, :] - state.pos[:, None, :], axis=2)
-            ok &= ~(held[:, None] & (off > cfg.covered_radii * state.radius[:, None]))
         # Nor a one-colour ball an unnamed blob that looks more like a red, nor a red one that
         # looks more like a one-colour ball (see red_look), where the ball is slower than the
         # motion model's lowest moving speed: its blob shows its colour, unmixed with the cloth
