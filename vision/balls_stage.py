@@ -399,7 +399,8 @@ class LiveBalls:
     def _first_balls(self, image: Image, tol: float) -> BallDetections:
         """The balls of the tracker's first frame, named as the whole clip will name them.
 
-        Why the white is named only where it is a ball's likeliest colour (``white_in_hand``,
+        Why the white is named only where white is among a ball's likely colours
+        (``white_in_hand``: :data:`~vision.detection.colour.WHITE_IN_HAND_P` of its probability,
         :meth:`~vision.detection.colour.ColourClassifier.assign`): a break-off opens with the
         white in hand, and with the white's name free the one-of-each rule put it on another
         ball (at 1280x720 the pink, or the green on green cloth), which then stood in the

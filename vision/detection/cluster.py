@@ -298,7 +298,7 @@ def measure_prior(
     r_ok = np.asarray(rf, np.float64)[ok]
     cap_at = np.asarray(centres, np.float64)[ok] - good[:, 1:] * r_ok[:, None]
     near = consistent_offsets(cap_at, good[:, 1:])
-    rs = np.asarray(rf, np.float64)[ok][near]
+    rs = r_ok[near]
     cs = np.asarray(centres, np.float64)[ok][near]
     off = good[near, 1:]
     return ClusterPrior(

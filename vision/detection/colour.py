@@ -262,11 +262,16 @@ def cloth_white_costs(costs: FloatArray, feats: FloatArray, cloth: FloatArray, r
     ``(N, 3)`` hue, chroma, lightness; NaN where unknown)."""
     with np.errstate(invalid="ignore"):
         vivid = feats[:, 3] > WHITE_MOST_CHROMA * cloth[:, 1]
-    if not np.any(vivid):
+    return no_white(costs, vivid, reject)
+
+
+def no_white(costs: FloatArray, rows: npt.NDArray[np.bool_], reject: float) -> FloatArray:
+    """``costs`` with the white ruled out for ``rows``: no cheaper than ``reject`` (no ball)."""
+    if not np.any(rows):
         return costs
     out = costs.copy()
     white = colour_index("white")
-    out[vivid, white] = np.maximum(out[vivid, white], reject)
+    out[rows, white] = np.maximum(out[rows, white], reject)
     return out
 
 
@@ -416,10 +421,7 @@ class ColourClassifier:
         p /= p.sum(axis=1, keepdims=True)
         if white_in_hand:
             # The white left free by the one-of-each rule is not forced on another ball.
-            white = colour_index("white")
-            c = c.copy()
-            unlikely = p[:, white] < WHITE_IN_HAND_P
-            c[unlikely, white] = np.maximum(c[unlikely, white], self.reject_cost)
+            c = no_white(c, p[:, colour_index("white")] < WHITE_IN_HAND_P, self.reject_cost)
         live = np.ones(n, bool)
         colour = np.full(n, -1, np.int64)
         colour, _ = self._hungarian(c, live)

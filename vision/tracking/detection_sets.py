@@ -186,7 +186,7 @@ def dedupe(
     # and norms each row's own test took); only the order of the keeping stays a loop.
     rows = np.arange(n)
     dup_of = np.linalg.norm(det.pixel[None, :, :] - det.pixel[:, None, :], axis=2) <= det.radius[:, None]
-    apart = reds_apart(det, table, rows, rows, apart_mm)  # [j, i]
+    apart = two_balls_apart(det, table, rows, rows, apart_mm)  # [j, i]
     for i in range(n - 1):
         if not keep[i]:
             continue
@@ -195,7 +195,7 @@ def dedupe(
     return keep
 
 
-def reds_apart(
+def two_balls_apart(
     det: BallDetections,
     table: FloatArray | None,
     rows: npt.NDArray[np.intp],

@@ -35,7 +35,7 @@ from scipy.optimize import linear_sum_assignment
 from calibration.table import TABLE, Colour
 from vision.detection.detections import COLOURS, UNKNOWN, BallDetections
 from vision.tracking.bed import DEFAULT_TOL, in_fall, into_pocket, near_mouth, nose_normal, off_bed, past_nose
-from vision.tracking.detection_sets import APART_MM, reds_apart
+from vision.tracking.detection_sets import APART_MM, two_balls_apart
 from vision.tracking.motion import REFERENCE_FPS, MotionConfig, correct, frames_at, gate_distance, predict
 from vision.tracking.physics import Cushions, contacts, reflect
 from vision.tracking.red_look import looks_coloured, looks_red
@@ -73,8 +73,8 @@ class TrackerConfig:
         bounce_hold: unseen frames a ball whose prediction was turned back off a cushion nose
             line may stay unseen before it is taken off the table (0.2 s; see
             :meth:`Tracker._leave_bed`).
-        duplicate_mm: ... unless both are reds, or a red and a colour, whose table positions
-            (where known) lie farther apart than this: two balls' centres are a diameter apart
+        duplicate_mm: ... unless both are reds, or a red and a colour on its own spot, whose
+            table positions (where known) lie farther apart than this: two balls' centres are a diameter apart
             at least, so such a red is another ball however close the picture puts them (a pack
             seen at a slant overlaps its balls to about a radius apart in the picture; see
             :func:`vision.tracking.detection_sets.dedupe`).
@@ -584,14 +584,15 @@ def _distinct(
 ) -> npt.NDArray[np.bool_]:
     """Which detections ``rows`` are no matched ball's duplicate: farther than
     ``duplicate_radii`` radii from every matched detection in the picture, or, for two reds or
-    a red and a colour, farther than ``duplicate_mm`` on the table where both table positions are known (see
-    :attr:`TrackerConfig.duplicate_mm` and :func:`vision.tracking.detection_sets.dedupe`)."""
+    a red and a colour on its own spot, farther than ``duplicate_mm`` on the table where both
+    table positions are known (see :attr:`TrackerConfig.duplicate_mm` and
+    :func:`vision.tracking.detection_sets.dedupe`)."""
     matched = match[match >= 0]
     if not len(matched) or not len(rows):
         return np.ones(len(rows), bool)
     d = np.linalg.norm(det.pixel[rows][:, None, :] - det.pixel[matched][None, :, :], axis=2)
     dup = d <= cfg.duplicate_radii * det.radius[rows][:, None]
-    dup &= ~reds_apart(det, table, rows, matched, cfg.duplicate_mm)
+    dup &= ~two_balls_apart(det, table, rows, matched, cfg.duplicate_mm)
     return np.asarray(~np.any(dup, axis=1), dtype=bool)
 
 
