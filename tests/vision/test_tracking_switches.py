@@ -11,6 +11,7 @@ import pytest
 
 from calibration.table import Colour
 from vision.detection.detections import COLOURS, BallDetections
+from vision.tracking.detection_sets import nearer_another
 from vision.tracking.local import search
 from vision.tracking.strays import strayed_to
 from vision.tracking.tracker import Tracker, TrackerState
@@ -66,6 +67,29 @@ def test_strayed_to(
         reach_radii=2.0,
     )
     assert got == expect
+
+
+@pytest.mark.parametrize(
+    ("pixels", "others", "expect"),
+    [
+        ([(0.5, 0.0)], [(5.5, 4.5)], [False]),  # on the ball measured, its neighbour beside it
+        # The pack's far corner at a slant: the neighbour 1.1 radii off, a blob 0.8 radii off the
+        # ball measured and 0.3 off the neighbour is the neighbour's.
+        ([(3.6, 2.3)], [(5.5, 3.5)], [True]),
+        ([(0.5, 0.0), (3.6, 2.3)], [(5.5, 3.5)], [False, True]),  # each blob to its nearer ball
+        ([(3.6, 2.3)], [(np.nan, np.nan)], [False]),  # (a ball off the table is nowhere)
+        ([(3.6, 2.3)], [], [False]),  # no other ball
+        ([], [(5.5, 3.5)], []),  # no blob
+    ],
+)
+def test_nearer_another(
+    pixels: list[tuple[float, float]], others: list[tuple[float, float]], expect: list[bool]
+) -> None:
+    """Which blobs round a ball measured at (0, 0) are another ball's: nearer its track."""
+    got = nearer_another(
+        np.array(pixels, np.float64).reshape(-1, 2), np.zeros(2), np.array(others, np.float64).reshape(-1, 2)
+    )
+    assert got.tolist() == expect
 
 
 RT = 12.0

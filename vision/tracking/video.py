@@ -34,6 +34,7 @@ from vision.tracking.detection_sets import (
     named_as_held,
     near,
     near_rows,
+    nearer_another,
     shadowed,
     window,
 )
@@ -1283,8 +1284,13 @@ class VideoTracker:
     ) -> FloatArray:
         """The centre among ``found`` (a window's detections round ``at``, re-measured beside
         their neighbours: :meth:`_beside`) of ball ``i``, its ``colour``, nearest ``at`` (NaN:
-        none)."""
+        none), leaving out those nearer another ball on the table than ``at``
+        (:func:`~vision.tracking.detection_sets.nearer_another`)."""
         found = found[np.linalg.norm(found.pixel - at, axis=1) < self.schedule.settle_radii * r]
+        if len(found):
+            st = self.tracker.state
+            others = (st.state != TrackState.ABSENT) & (np.arange(len(st.names)) != i)
+            found = found[~nearer_another(found.pixel, at, st.pos[others])]
         same = found.colour == colour
         if not np.any(same) and len(found):
             # The colour model names a ball wrongly at times (a white in shade called brown on
