@@ -11,7 +11,7 @@ import pytest
 
 from calibration.table import Colour
 from vision.detection.detections import COLOURS, BallDetections
-from vision.tracking.detection_sets import nearer_another
+from vision.tracking.detection_sets import cluster_box, nearer_another
 from vision.tracking.local import search
 from vision.tracking.strays import strayed_to
 from vision.tracking.tracker import Tracker, TrackerState
@@ -90,6 +90,22 @@ def test_nearer_another(
         np.array(pixels, np.float64).reshape(-1, 2), np.zeros(2), np.array(others, np.float64).reshape(-1, 2)
     )
     assert got.tolist() == expect
+
+
+@pytest.mark.parametrize(
+    ("points", "box"),
+    [
+        ([], (0.0, 0.0, 0.0, 0.0)),  # a lone ball: its own centre
+        ([(20.0, 0.0)], (0.0, 0.0, 0.0, 0.0)),  # a ball farther than the reach is not touched
+        ([(8.0, 3.0)], (0.0, 0.0, 8.0, 3.0)),  # a neighbour
+        # A row chained by touching neighbours, the far end out of the first ball's reach.
+        ([(8.0, 0.0), (16.0, 0.0), (24.0, -4.0)], (0.0, -4.0, 24.0, 0.0)),
+        ([(8.0, 0.0), (np.nan, np.nan), (30.0, 0.0)], (0.0, 0.0, 8.0, 0.0)),  # (off the table; a gap)
+    ],
+)
+def test_cluster_box(points: list[tuple[float, float]], box: tuple[float, float, float, float]) -> None:
+    """The box of a ball at (0, 0) and the balls chained to it, steps shorter than 10 pixels."""
+    assert cluster_box(np.array(points, np.float64).reshape(-1, 2), np.zeros(2), 10.0) == box
 
 
 RT = 12.0

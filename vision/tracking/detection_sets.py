@@ -106,6 +106,29 @@ def window(
     return int(max(0, x0 - ext)), int(max(0, y0 - ext)), int(min(w, x1 + ext)), int(min(h, y1 + ext))
 
 
+def cluster_box(points: FloatArray, at: FloatArray, reach: float) -> tuple[float, float, float, float]:
+    """The bounding box ``(x0, y0, x1, y1)`` of ``at`` and of the ``points`` (``(n, 2)``; NaN rows
+    are ignored) chained to it by steps shorter than ``reach``: the cluster of balls whose blobs
+    join the one at ``at`` in the picture.
+
+    Why: the detector splits a blob of touching balls by its outline as a whole, and a window
+    that cuts the blob splits what it holds of it otherwise (see
+    :meth:`vision.tracking.video.VideoTracker._rest_window`).
+    """
+    pts = points[np.all(np.isfinite(points), axis=1)]
+    inside = np.zeros(len(pts), bool)
+    frontier = [np.asarray(at, np.float64)]
+    while frontier:
+        p = frontier.pop()
+        new = ~inside & (np.linalg.norm(pts - p, axis=1) < reach)
+        inside |= new
+        frontier.extend(pts[new])
+    box = np.vstack([np.asarray(at, np.float64)[None], pts[inside]])
+    x0, y0 = box.min(axis=0)
+    x1, y1 = box.max(axis=0)
+    return float(x0), float(y0), float(x1), float(y1)
+
+
 def shadowed(det: BallDetections, whole: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
     """Rows from the whole-table search (``whole``) with a ball's own measurement within a radius."""
     out = np.zeros(len(det), bool)

@@ -27,6 +27,7 @@ from vision.tracking.appearance import disc_appearance, thumbnail_contrast
 from vision.tracking.bed import on_bed_filter
 from vision.tracking.departure import LAB_W, change_pull, find_departure
 from vision.tracking.detection_sets import (
+    cluster_box,
     concat,
     dedupe,
     hold,
@@ -254,6 +255,10 @@ class VideoTracker:
         self._settle_found = BallDetections.empty()
         # The frame, ball and window the settle's detections above were made for (None: none).
         self._settle_key: tuple[Image, int, tuple[int, int, int, int]] | None = None
+        # The detector's balls in the windows resting balls were measured in this frame (see
+        # _detect_at_rest), by window and mode, and the frame they were found in.
+        self._rest_found: dict[tuple[tuple[int, int, int, int], bool], BallDetections] = {}
+        self._rest_frame: Image | None = None
         # Whether a whole-table detection may run on a worker thread beside the balls' own
         # searches (see _whole_table_ahead; the result is the same either way), and that thread.
         self.overlap = True
@@ -1167,9 +1172,8 @@ class VideoTracker:
         self._settle_key = None
         if colour < 0:
             return None
-        roi = window(at[0], at[1], at[0], at[1], 3.0 * r, frame.shape)
-        found = self.detector.detect(frame, roi)
-        self.roi_detections += 1
+        roi = self._rest_window(frame, i, at, r)
+        found = self._detect_at_rest(frame, roi)
         found = self._beside(frame, found, np.arange(len(self.tracker.state.names)) == i)
         self._settle_found = found
         self._settle_key = (frame, i, roi)
@@ -1235,9 +1239,9 @@ class VideoTracker:
         if limb is not None:
             self._spot[i], self._limb[i] = limb, True
             return
-        roi = window(at[0], at[1], at[0], at[1], 3.0 * r, frame.shape)
+        roi = self._rest_window(frame, i, at, r)
         alone = np.arange(len(self.tracker.state.names)) == i
-        fine_found = self.detector.detect(frame, roi, fine=True)  # type: ignore[call-arg]
+        fine_found = self._detect_at_rest(frame, roi, fine=True)
         fine = self._own(frame, self._beside(frame, fine_found, alone), i, at, r, colour)
         key = self._settle_key
         if key is not None and key[0] is frame and key[1] == i and key[2] == roi:
@@ -1245,9 +1249,46 @@ class VideoTracker:
             # (two in three fine spots at 1080p60: 3.5 ms a detection and its re-measure).
             usual_found = self._settle_found
         else:
-            usual_found = self._beside(frame, self.detector.detect(frame, roi), alone)
+            usual_found = self._beside(frame, self._detect_at_rest(frame, roi), alone)
         usual = self._own(frame, usual_found, i, at, r, colour)
         self._spot[i] = at + (fine - usual)
+
+    def _rest_window(self, frame: Image, i: int, at: FloatArray, r: float) -> tuple[int, int, int, int]:
+        """The window ball ``i``, at rest at ``at``, is measured in by the detector: three radii
+        round it and round every ball on the table chained to it by touching blobs
+        (:func:`~vision.tracking.detection_sets.cluster_box`, ``pack_radii`` apart).
+
+        Why the whole cluster: the detector splits a blob of touching balls by its outline, and
+        a window three radii round one red of a pack cut the pack's blob and split what it held
+        otherwise than the whole-table search splits the whole: on a rendered 1080p60 break-off
+        (broadcast camera, the pack at the far end) the window found no ball on the far corner's
+        red, and put the pack's back reds 7-10 pixels off, where the whole pack's window (and the
+        whole-table search) puts them within a fraction of a pixel. The fine mode's correction
+        of a resting ball (:meth:`_fine_spot`), the change between two such splits, was then
+        refused or missing for 5 of the 15 reds (their rests 6-9 mm off, against 1-2 mm).
+        """
+        st = self.tracker.state
+        on = (st.state != TrackState.ABSENT) & (np.arange(len(st.names)) != i)
+        x0, y0, x1, y1 = cluster_box(st.pos[on], at, self.schedule.pack_radii * r)
+        return window(x0, y0, x1, y1, 3.0 * r, frame.shape)
+
+    def _detect_at_rest(
+        self, frame: Image, roi: tuple[int, int, int, int], fine: bool = False
+    ) -> BallDetections:
+        """The detector's balls in ``roi`` of ``frame`` (in its ``fine`` mode), detected once a
+        frame per window: the balls of a cluster that settle in one frame share its window
+        (:meth:`_rest_window`), and a ball's settle and its fine spot share its detection."""
+        if self._rest_frame is not frame:
+            self._rest_frame = frame
+            self._rest_found = {}
+        key = (roi, fine)
+        found = self._rest_found.get(key)
+        if found is None:
+            detect = self.detector.detect
+            found = detect(frame, roi, fine=True) if fine else detect(frame, roi)  # type: ignore[call-arg]
+            self._rest_found[key] = found
+            self.roi_detections += 1
+        return found
 
     def _limb_spot(self, frame: Image, i: int, at: FloatArray) -> FloatArray | None:
         """Ball ``i``'s centre at rest near ``at`` fitted to its limb against the cloth, with the
