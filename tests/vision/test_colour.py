@@ -132,3 +132,37 @@ def test_with_the_white_in_hand_the_pink_keeps_its_own_colour() -> None:
     assert [COLOURS[c].value if c >= 0 else "none" for c in in_hand] == ["red"] * 4 + ["pink"]
     kept = ColourClassifier().assign(_feats(rows))[0]
     assert COLOURS[kept[-1]].value == "white"
+
+
+@pytest.mark.parametrize(
+    ("reds", "white_in_hand", "expected"),
+    [
+        (3, True, "yellow"),  # reds remain: every colour is on the table, the white in hand
+        (3, False, "white"),  # the white on the table: the ball likeliest white is the white
+        (0, True, "white"),  # a colours clearance, the yellow potted for good
+    ],
+)
+def test_a_pale_yellow_and_the_white_in_hand(reds: int, white_in_hand: bool, expected: str) -> None:
+    """A break-off's first frame under a warm light: the yellow on its spot reads 1.6 times
+    likelier white than yellow (a rendered 1080p60 break-off). With reds on the table the
+    colours are all there (re-spotted after each pot), so the yellow keeps its name and the
+    white's stays free for the white put down; it was named the white, the yellow had no ball
+    and the white, once placed, no name."""
+    yellow, white = _proto("yellow"), _proto("white")
+    pale = tuple(0.4 * y + 0.6 * w for y, w in zip(yellow, white, strict=True))
+    others = [_proto(c) for c in ("green", "brown", "blue", "pink", "black")]
+    rows = [*([_proto("red")] * reds), pale, *others]
+    named = ColourClassifier().assign(_feats(rows), white_in_hand=white_in_hand)[0]
+    assert COLOURS[named[reds]].value == expected
+
+
+@pytest.mark.parametrize("reds", [0, 1, 3])
+def test_the_white_on_the_table_keeps_its_name_with_the_white_possibly_in_hand(reds: int) -> None:
+    others = [_proto(c) for c in ("yellow", "green", "brown", "blue", "pink", "black")]
+    rows = [*([_proto("red")] * reds), _proto("white"), *others]
+    for in_hand in (False, True):
+        named = ColourClassifier().assign(_feats(rows), white_in_hand=in_hand)[0]
+        assert [COLOURS[c].value for c in named] == ["red"] * reds + [
+            "white",
+            *("yellow", "green", "brown", "blue", "pink", "black"),
+        ]

@@ -255,6 +255,16 @@ WHITE_MOST_CHROMA = 0.9
 #: then took. A white put down by hand, sharp and still, is its own likeliest colour.
 WHITE_IN_HAND_P = 0.25
 
+#: With the white possibly in hand and reds on the table, how much likelier (as a cost in nats)
+#: a colour is on the table than the white. Why: while reds remain every potted colour is
+#: re-spotted (Section 3 Rule 7), so all six colours are on the table at rest and a name left free is
+#: more likely the white's (in hand) than a colour's. Under a warm light a pale yellow on its
+#: spot was 1.56 times likelier white than yellow (a rendered 1080p60 break-off): named the
+#: white in hand, it left the yellow unnamed, and the white, put down, had no name for the
+#: clip. ln 4: a ball is named the white over a free colour only where it is at least four
+#: times likelier the white.
+COLOURS_ON_TABLE_NATS = math.log(4.0)
+
 
 def cloth_white_costs(costs: FloatArray, feats: FloatArray, cloth: FloatArray, reject: float) -> FloatArray:
     """``costs`` with the white ruled out (``reject``: no cheaper than no ball at all) for the
@@ -272,6 +282,15 @@ def no_white(costs: FloatArray, rows: npt.NDArray[np.bool_], reject: float) -> F
     out = costs.copy()
     white = colour_index("white")
     out[rows, white] = np.maximum(out[rows, white], reject)
+    return out
+
+
+def colours_on_table(costs: FloatArray) -> FloatArray:
+    """``costs`` with each colour's name (not the white's, not the red's)
+    :data:`COLOURS_ON_TABLE_NATS` cheaper: reds remain, so every colour is on the table."""
+    out = costs.copy()
+    colours = [colour_index(c.value) for c in COLOURS if c.value not in ("white", "red")]
+    out[:, colours] -= COLOURS_ON_TABLE_NATS
     return out
 
 
@@ -407,7 +426,9 @@ class ColourClassifier:
                 (:func:`~vision.detection.occlusion.local_cloth`; NaN where unknown), or ``None``.
             white_in_hand: the white may be off the table (in hand: a break-off's until it is
                 put in the D, or after an in-off): only a detection whose own colour likelihoods
-                give the white at least :data:`WHITE_IN_HAND_P` may be named white.
+                give the white at least :data:`WHITE_IN_HAND_P` may be named white, and with
+                more detections than the seven balls that are not reds (so reds remain) each
+                colour's name is :data:`COLOURS_ON_TABLE_NATS` cheaper than the white's.
         """
         n = len(feats)
         if n == 0:
@@ -422,6 +443,8 @@ class ColourClassifier:
         if white_in_hand:
             # The white left free by the one-of-each rule is not forced on another ball.
             c = no_white(c, p[:, colour_index("white")] < WHITE_IN_HAND_P, self.reject_cost)
+            if n > len(COLOURS) - 1:
+                c = colours_on_table(c)
         live = np.ones(n, bool)
         colour = np.full(n, -1, np.int64)
         colour, _ = self._hungarian(c, live)
