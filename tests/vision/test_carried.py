@@ -239,6 +239,54 @@ def test_a_one_colour_ball_found_elsewhere_is_not_on_the_spot_it_is_carried_on()
     assert np.linalg.norm(out.pos[0] - np.array(gone_to)) < 0.5 * R
 
 
+def test_a_pale_cue_named_as_the_carried_ball_elsewhere_does_not_take_its_track() -> None:
+    """The converse: the whole-table search misses the ball on its spot (a cue's tip against
+    it) and names the pale cue shaft beside it, confidently, in the ball's colour. The shaft
+    does not look as the ball does, whole: the track stays on its spot (a rendered 1080p60
+    touching ball: the white's track went onto the shaft, its stroke's departure was never
+    found and TOUCHING BALL was missed)."""
+    oracle = Oracle(GREEN, confidence=0.9)
+    at, shaft = (100.0, 120.0), (112.0, 160.0)
+    vt = _carried(oracle, at, full_every=5)
+    oracle.reds = [shaft]
+    img = _table([at])
+    cv2.line(
+        img,
+        (round(shaft[0]) - 3, round(shaft[1]) - 25),
+        (round(shaft[0]) + 3, round(shaft[1]) + 25),
+        (170, 210, 235),
+        3,
+    )
+    for _ in range(12):
+        out = vt.process(img)
+    assert np.linalg.norm(out.pos[0] - np.array(at)) < 0.5 * R
+
+
+@pytest.mark.parametrize(
+    ("heading", "step", "creeping"),
+    [
+        ((0.0, 1.0), (0.0, 1.0), True),  # on along the way it last rolled, off a cushion
+        ((0.0, 1.0), (1.0, 0.0), True),  # on along the line from its stroke's spot, as ever
+        ((0.0, 1.0), (0.0, -1.0), False),  # back the way it last rolled
+        ((0.0, 0.0), (0.0, 1.0), False),  # no heading seen: only the line from its spot counts
+    ],
+)
+def test_a_ball_off_a_cushion_creeps_on_along_its_last_heading(
+    heading: tuple[float, float], step: tuple[float, float], creeping: bool
+) -> None:
+    """A white off two cushions and a ball creeps its last millimetres almost square to the
+    line from where its stroke left; along the way it was last seen rolling, it is followed,
+    not held where it first stopped as if a cue's tip dragged it (a rendered 1080p60 touching
+    ball: rest 6.8 mm short of the red it touched, TOUCHING BALL missed)."""
+    vt = _carried(Oracle(), (100.0, 120.0), full_every=5)
+    vt._rolled[0] = True
+    vt._anchor[0] = (100.0, 120.0)
+    vt._origin[0] = (40.0, 120.0)  # its stroke left from the left
+    vt._heading[0] = heading
+    rested = np.array([100.0 + step[0], 120.0 + step[1]])
+    assert vt._creeping(0, rested, R) is creeping
+
+
 @pytest.mark.parametrize(
     ("rolled", "step", "creeping"),
     [

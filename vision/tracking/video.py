@@ -218,7 +218,8 @@ class VideoTracker:
         # is (once: a pusher creeping on, or a pack's reds settling by turns, do not renew them).
         self._recheck_given = np.zeros(len(tracker.state.names), bool)
         # Per cue ball, the spot its stroke left (NaN: none since it settled): a slow white's
-        # heading, for the creep test, is from there (its measured velocity wobbles across).
+        # heading, for the creep test, is from there (its measured velocity wobbles across);
+        # and per ball, its heading when it was last seen rolling (see _creeps_along).
         self._origin = np.full((len(tracker.state.names), 2), np.nan)
         self._heading = np.zeros((len(tracker.state.names), 2))
         self._settle_at = np.full((len(tracker.state.names), 2), np.nan)
@@ -655,12 +656,7 @@ class VideoTracker:
                     strayed = stray is not None
                     self._tried[i], self._tried_at[i] = thumb, state.pos[i]
                     self._rested_img[i] = None  # (measured again at its next rest)
-                    away = at[0] - self._origin[i]
-                    if np.all(np.isfinite(away)) and float(np.hypot(*away)) > 0:
-                        self._heading[i] = away / float(np.hypot(*away))
-                    if rested is not None and self._creeps_on(
-                        rested - at[0], self._heading[i], at[0], float(r)
-                    ):
+                    if rested is not None and self._creeps_along(i, rested - at[0], at[0], float(r)):
                         # Still creeping: measured where it is now, watched from this frame on.
                         at = rested[None, :]
                         self._settle_at[i] = rested
@@ -925,11 +921,26 @@ class VideoTracker:
         cue's tip or a hand goes any way; a rolling ball only on."""
         if not self._rolled[i] or rested is None or not np.all(np.isfinite(self._anchor[i])):
             return False
-        heading = self._heading[i]
-        away = self._anchor[i] - self._origin[i]
-        if np.all(np.isfinite(away)) and float(np.hypot(*away)) > 0:
-            heading = away / float(np.hypot(*away))
-        return self._creeps_on(rested - self._anchor[i], heading, self._anchor[i], r)
+        return self._creeps_along(i, rested - self._anchor[i], self._anchor[i], r)
+
+    def _creeps_along(self, i: int, step: FloatArray, at: FloatArray, r: float) -> bool:
+        """Whether ball ``i``, resting at ``at`` and re-measured ``step`` pixels off, crept on
+        (:meth:`_creeps_on`) along the line from where its stroke left to ``at``, or along its
+        heading when it was last seen rolling.
+
+        Why both: a slow white's measured velocity wobbles across its path, so the line from
+        its stroke's spot is the steadier heading; but a white that came off a cushion or a
+        ball since then goes elsewhere (a rendered 1080p60 touching ball, seed 103: off two
+        cushions and a red, the white crept its last 7 mm into a red almost square to the line
+        from its spot, was held there as dragged, and TOUCHING BALL was missed). A drag by a
+        cue's tip or a hand beside a ball that has just rolled to rest is rare; a ball that
+        rolled creeps on along the path it came.
+        """
+        away = at - self._origin[i]
+        n = float(np.hypot(*away))
+        if n > 0 and self._creeps_on(step, away / n, at, r):  # (NaN: no stroke's spot known)
+            return True
+        return self._creeps_on(step, self._heading[i], at, r)
 
     def _creeps_on(self, step: FloatArray, heading: FloatArray, at: FloatArray, r: float) -> bool:
         """Whether a ball resting at ``at``, re-measured ``step`` pixels off, crept on along its
@@ -1025,7 +1036,8 @@ class VideoTracker:
                 continue
             if colour >= 0 and colour != RED:
                 mine = (full.colour == colour) & (full.confidence >= ELSEWHERE_CONFIDENCE)
-                away[k] = bool(np.any(mine)) and not near(full.pixel[mine], at, 2.0 * r)
+                if np.any(mine) and not near(full.pixel[mine], at, 2.0 * r):
+                    away[k] = bool(np.any(self._looks_as(frame, full[mine], int(i))))
             out[k] = away[k] or self._bare(frame, state, int(i))
         return out, away
 
