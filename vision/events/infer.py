@@ -45,10 +45,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from adjudicator.eventlog import FrameStart, InputEvent, Place, Rest, Strike
+from adjudicator.eventlog import Collision, Cushion, FrameStart, InputEvent, Place, Pot, Rest, Strike
 from calibration.table import TABLE, TableSpec, colour_of
 from vision.events.analysis import white_first
-from vision.events.config import EventConfig
+from vision.events.config import GRAVITY, MAX_BALL_SPEED, SLIDING_FRICTION, EventConfig
 from vision.events.geometry import pocket_entry
 from vision.events.kinematics import fit_motion
 from vision.events.stroke import StrokeFrames, analyse_stroke
@@ -631,7 +631,7 @@ class EventInferer:
             near_end = all(float(np.hypot(*(f.position[w] - mean))) <= cfg.strike_mm for f in seen[k:])
             if near_end and k > 0 and seen[k].index - seen[k - 1].index > 2 and self._others_stayed(window):
                 return mean  # out of sight, then seen only about where it ends: carried
-        if touched:
+        if self._white_touched(events, frames, mean):
             return None
         if k is not None and self._leapt(seen, k, mean) and self._others_stayed(window):
             return mean
@@ -643,7 +643,81 @@ class EventInferer:
                 after = [f.position[w] for f in seen if f.index >= b.index]
                 if all(float(np.hypot(*(p - mean))) <= cfg.strike_mm for p in after):
                     return mean
+                spread = max(float(np.hypot(*(p - b.position[w]))) for p in after)
+                if spread < step - cfg.move_mm and self._stops_short(step - cfg.move_mm, spread):
+                    return mean
         return None
+
+    def _white_touched(self, events: Sequence[InputEvent], frames: Sequence[_Frame], end: FloatArray) -> bool:
+        """Whether anything can have stopped or turned the white in a stroke of ``events`` and
+        ``frames`` that ended with the white at rest at ``end``: a contact of its own (a ball,
+        a cushion, a pocket); a contact of a ball that left its spot on a ball's way, which only
+        a contact sets moving (the white's, its track lost: Task2 clip 6); or a ball that rested
+        before the stroke within a diameter and ``strike_mm`` of ``end`` (a white that stops
+        dead behind the ball it hit, the contact unseen).
+
+        Why not any contact: a ball whose track left its spot faster than any ball moves
+        (:data:`~vision.events.config.MAX_BALL_SPEED`) was not set moving there; its track was
+        somewhere else (a rendered red-then-colour, seed 103: the green, lost on the green
+        cloth and held still on a false blob, was re-found a metre off on its way to a cushion
+        just as the white's frozen track caught up with it 38 mm on; the green's cushion kept
+        that jump as a stroke, a foul and a miss).
+        """
+        w = self._white
+        white = self.names[w]
+        moved: set[str] = set()
+        for e in events:
+            if isinstance(e, Collision):
+                if white in e.balls:
+                    return True
+                moved.update(e.balls)
+            elif isinstance(e, Cushion | Pot):
+                if e.ball == white:
+                    return True
+                moved.add(e.ball)
+        if any(not self._jumped_off(self.names.index(b), frames) for b in moved if b in self.names):
+            return True
+        others = np.arange(len(self.names)) != w
+        d = np.hypot(*(self.rest[others] - end).T)
+        return bool(np.any(d <= 2.0 * self.cfg.radius + self.cfg.strike_mm))
+
+    def _jumped_off(self, b: int, frames: Sequence[_Frame]) -> bool:
+        """Whether ball ``b``'s track left its rest position faster than any ball moves: its
+        first sighting off it (by ``still_mm``) lies beyond ``MAX_BALL_SPEED`` of the sighting
+        before, over the time between (or of its rest position over the stroke's time so far,
+        if it was never seen on it). False for a ball with no rest position known."""
+        spot = self.rest[b]
+        if np.isnan(spot[0]):
+            return False
+        seen = [f for f in frames if f.seen[b]]
+        for k, f in enumerate(seen):
+            if float(np.hypot(*(f.position[b] - spot))) <= self.cfg.still_mm:
+                continue
+            prev, t0 = (seen[k - 1].position[b], seen[k - 1].t) if k > 0 else (spot, frames[0].t)
+            dt = max(f.t - t0, self.cfg.dt)
+            slack = self.cfg.still_mm + MAX_BALL_SPEED * dt
+            return float(np.hypot(*(f.position[b] - prev))) > slack
+        return False
+
+    def _stops_short(self, step_mm: float, left_mm: float) -> bool:
+        """Whether a ball that moved ``step_mm`` in one frame cannot have stopped within
+        ``left_mm`` of there, touching nothing: the cloth slows it by at most
+        ``SLIDING_FRICTION * g``, so from speed ``v`` it goes ``v^2 / (2 mu g)`` further (the
+        measurement's noise, ``still_mm``, allowed for).
+
+        Why: a track re-measured a few pixels off a resting white jitters between where the
+        measurements put it (a rendered in-off, seed 103: the white carried at rest where its
+        creep was last measured, then measured 24 mm off by the whole-table search, 14 mm
+        back by its own search and 29 mm off by the next settle), so its positions after the
+        jump need not all lie within ``strike_mm`` of where it ends; but a white that left at
+        24 mm a frame (1.4 m/s) rolls 0.3 m at least, never 10 mm. (The caller also wants the
+        track after the jump to stay within the jump's own length of where it landed: a track
+        back off the cue onto a white rolling slowly on is not a jump of the white's.)
+        """
+        if step_mm <= 0:
+            return False
+        v = step_mm * self.cfg.fps
+        return v * v / (2.0 * SLIDING_FRICTION * GRAVITY) > left_mm + self.cfg.still_mm
 
     def _leapt(self, seen: Sequence[_Frame], k: int, end: FloatArray) -> bool:
         """Whether the white's track left its rest position (first off it at ``seen[k]``) faster
