@@ -25,7 +25,8 @@ R = 8.0
 CLOTH = (40, 160, 30)
 WHITE = (235, 235, 235)
 CUE = (150, 200, 225)
-SPOT = (300.0, 120.0)
+SPOT = (800.0, 120.0)
+WIDTH = 1000
 SUB = 12  # exposures averaged into one blurred frame
 
 
@@ -37,9 +38,9 @@ class _Blind:
 
 
 def _picture(ball_x: float, tip_x: float) -> npt.NDArray[np.float64]:
-    img = np.zeros((240, 420, 3), np.uint8)
+    img = np.zeros((240, WIDTH, 3), np.uint8)
     img[:] = CLOTH
-    cv2.line(img, (round(tip_x), round(SPOT[1])), (419, round(SPOT[1]) + 20), CUE, 3, cv2.LINE_AA)
+    cv2.line(img, (round(tip_x), round(SPOT[1])), (WIDTH - 1, round(SPOT[1]) + 20), CUE, 3, cv2.LINE_AA)
     if ball_x > -R:
         cv2.circle(img, (round(ball_x * 16), round(SPOT[1] * 16)), round(R * 16), WHITE, -1, cv2.LINE_AA, 4)
     return img.astype(np.float64)
@@ -60,6 +61,8 @@ def _frame(start: float, end: float, tip_x: float) -> Image:
         (60.0, 5.7, 0.0, 0.5),  # a half-frame shutter: the first streak 4.3 radii off the spot
         (60.0, 6.3, 0.1, 0.5),  # 10 m/s
         (30.0, 4.0, 0.5, 1.0),  # 3.2 m/s at 30 fps
+        (30.0, 12.0, 0.0, 0.5),  # a 9.5 m/s break-off at 30 fps: 9 radii off in its first frame
+        (60.0, 6.3, 0.0, 0.3),  # 10 m/s at 60 fps, a short shutter: 5.4 radii off
         (60.0, 1.5, 0.5, 1.0),  # a gentle stroke
     ],
 )

@@ -46,12 +46,17 @@ class ScheduleConfig:
             frame moves a struck ball more than that.
         strike_radii: farthest (ball radii) a cue ball that left its spot is looked for in the
             stroke's first frame (0: never): the strike falls inside the exposure, so the first
-            frame shows at most part of a frame's travel; 5 keeps a 4 m/s stroke at 30 fps and
-            an 8 m/s one at 60, and on Task3 a reach of 10 took the bridge hand's fingers for
-            the white in two clips. Not scaled with the frame rate: what limits it is where the
+            frame shows at most part of a frame's travel; 10 keeps an 8 m/s stroke at 30 fps
+            and a 16 m/s one at 60. Not scaled with the frame rate: what limits it is where the
             bridge hand lies, a distance on the table, not a frame's travel (halved at 60 fps,
             a rendered 1080p60 break-off's white, 3.9 radii off its spot in the stroke's first
-            frame, was never found leaving, and its track took the cue's tip).
+            frame, was never found leaving, and its track took the cue's tip). At 5 a 720p30
+            break-off's white, 7.7 radii off its spot in its first frame, was never found
+            leaving and its track took the cue's ferrule behind the spot (the white's first
+            contact read as a cushion, a rendered clip, seed 107), and a 960x540@60 one's, 5.3
+            radii off, stayed lost until the pack (seed 114). At 13 the real footage's bridge
+            hand came within reach: Task3 clip 13 (30 fps) lost its white to it; at 10 Task3
+            tracks frame for frame as at 5.
         push_radii: a ball long at rest re-measured this far (ball radii) from its anchor, away
             from what can push it (the cue, for the cue ball; a ball come to rest against it,
             for an object ball), was pushed, not dragged
@@ -134,7 +139,7 @@ class ScheduleConfig:
     streak_mix: float = 0.25
     hold_radii: float = 0.5
     blur_radii: float = 2.0
-    strike_radii: float = 5.0
+    strike_radii: float = 10.0
     purity: float = 0.2
     edge_radii: float = 3.0
     half_thickness: float = 0.3
