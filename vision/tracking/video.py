@@ -226,6 +226,9 @@ class VideoTracker:
         # Per ball, the summed pull of the changes round it while it rested disturbed (see
         # _change_pull): which side the cue and the hand came from.
         self._cue_side = np.zeros((len(tracker.state.names), 2))
+        # Per ball, this frame's pull, added to ``_cue_side`` only once the next frame still sees
+        # the ball: the frame a stroke moves it in holds the ball's own departure's changes.
+        self._side_pending = np.zeros((len(tracker.state.names), 2))
         # Per ball, the cloth's Lab colour round it when it last came to rest (NaN: not known),
         # and whether it was carried at rest this frame.
         self._cloth_at = np.full((len(tracker.state.names), 3), np.nan)
@@ -379,9 +382,11 @@ class VideoTracker:
                 vel=np.where(settled[:, None], 0.0, st.vel),
             )
         if np.any(self.departed):
-            # The stroke's first frame: the white's gate must reach where its search found it.
+            # The stroke's first frame: the white's gate must reach where its search found it,
+            # grown for each frame it may have travelled (found a frame late, its gate grown for
+            # one, a 960x540@60 break-off's white 9.5 radii off its spot was refused).
             st = self.tracker.state
-            unseen = np.where(self.departed, np.maximum(st.unseen, 1), st.unseen)
+            unseen = np.where(self.departed, st.unseen + 1, st.unseen)
             self.tracker.state = replace(st, unseen=unseen)
         if np.any(elsewhere):
             # Found away from where it was carried: lost there, its gate grown to the whole-table
@@ -412,7 +417,9 @@ class VideoTracker:
             # fell inside the exposure), not the fraction of it the motion filter gives a ball
             # that was at rest: with that, a hard stroke's white (a rendered 1080p60 break-off:
             # 26 px in its first frame, 37 in its second) fell outside its next window.
-            step = new.pos - state.pos
+            # Found a frame or more late (its departure unseen), its step spans those frames and
+            # part of the stroke's first.
+            step = (new.pos - state.pos) / np.maximum(1.0, state.unseen + 0.5)[:, None]
             new = replace(new, vel=np.where(left[:, None], step, new.vel))
             self.tracker.state = new
         self._report_at_rest(new)
@@ -714,10 +721,16 @@ class VideoTracker:
             # the ball leaving when it is struck).
             side = self._cue_side[i].copy()
             if cue and ref is not None:
-                pull = change_pull(thumb, ref, sch, state.pos[i], float(r))
-                self._cue_side[i] = sch.side_decay * self._cue_side[i] + pull
+                # Not the stroke's own frame: the changes there are the white's streak leaving,
+                # on the side away from the cue; counted, they turned the cue's side round, and
+                # a 960x540@60 break-off's white, unseen in the stroke's first frame, was refused
+                # in the second as lying on the cue's side (a rendered clip, seed 114).
+                if state.unseen[i] == 0:
+                    self._cue_side[i] = sch.side_decay * self._cue_side[i] + self._side_pending[i]
+                self._side_pending[i] = change_pull(thumb, ref, sch, state.pos[i], float(r))
             elif not still:
                 self._cue_side[i] = 0.0
+                self._side_pending[i] = 0.0
             self._ref[i] = thumb
             self._settled[i] = False
             rolling = speed[i] >= sch.roll_speed and (state.names[i] != CUE_BALL or self._struck_white[i])
