@@ -18,6 +18,7 @@ import pytest
 
 from vision.detection.detections import BallDetections
 from vision.tracking.pushes import pushable
+from vision.tracking.rest_report import SPOT_HELD_RADII, reported_spot
 from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.tracker import Tracker, TrackerState
 from vision.tracking.video import VideoTracker
@@ -138,3 +139,38 @@ def test_a_rechecked_ball_counts_as_pushed_from_a_nudge(
     least = SCHED.nudge_radii if rechecked else SCHED.push_radii
     rested = video._anchor[1] + R * np.array(move)
     assert video._pushed(video.tracker.state, 1, rested, least) is pushed, name
+
+
+CARRY = [
+    # name, move off where its spot was measured (radii), limb fit, still, a neighbour, carried along
+    ("moved a pixel or so by the whole-table search", 2 * SPOT_HELD_RADII, False, True, True, True),
+    ("re-measured where its spot was (reported_spot holds)", 0.5 * SPOT_HELD_RADII, False, True, True, False),
+    ("alone: the search's centre is the better one", 2 * SPOT_HELD_RADII, False, True, False, False),
+    ("a limb fit's own centre", 2 * SPOT_HELD_RADII, True, True, True, False),
+    ("not still (a step, not a re-measure at rest)", 2 * SPOT_HELD_RADII, False, False, True, False),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "move", "limb", "still", "beside", "carried"), CARRY, ids=[c[0] for c in CARRY]
+)
+def test_a_ball_the_whole_table_search_moved_in_a_pack_keeps_its_fine_change(
+    name: str, move: float, limb: bool, still: bool, beside: bool, carried: bool
+) -> None:
+    other = (50.0 + 2 * R, 40.0) if beside else (50.0 + 6 * R, 40.0)
+    video = _video([(50.0, 40.0), other], [100, 100])
+    video._spot_at[:] = video._anchor
+    change = np.array([0.3, -0.2])
+    video._spot[:] = video._anchor + change
+    video._limb[:] = limb
+    before = (video._spot.copy(), video._spot_at.copy())
+    pos = video._anchor.copy()
+    pos[0, 0] += move * R
+    video._carry_spots(pos, np.array([still, False]))
+    if carried:
+        assert np.allclose(video._spot_at[0], pos[0]) and np.allclose(video._spot[0], pos[0] + change), name
+        reported = reported_spot(pos, video._spot, video._spot_at, np.full(2, R))
+        assert np.allclose(reported[0], pos[0] + change)
+    else:
+        assert np.array_equal(video._spot, before[0]) and np.array_equal(video._spot_at, before[1]), name
+    assert np.array_equal(video._spot[1], before[0][1])  # (the other, not still, untouched)

@@ -43,7 +43,7 @@ from vision.tracking.local import search
 from vision.tracking.physics import Cushions
 from vision.tracking.pushes import pushable
 from vision.tracking.respot import SpotWatch
-from vision.tracking.rest_report import at_rest, confirm, reported_spot, search_offset
+from vision.tracking.rest_report import SPOT_HELD_RADII, at_rest, confirm, reported_spot, search_offset
 from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.strays import strayed_to
 from vision.tracking.streaks import find_streaks, pick_ghost
@@ -410,6 +410,8 @@ class VideoTracker:
         if np.any(still & np.any(new.vel != 0.0, axis=1)):
             new = replace(new, vel=np.where(still[:, None], 0.0, new.vel))
             self.tracker.state = new
+        if np.any(still):
+            self._carry_spots(new.pos, still)
         new = self._untouched(new)
         left = self.departed & (new.state == TrackState.SEEN) & (new.unseen == 0)
         if np.any(left):
@@ -1277,6 +1279,38 @@ class VideoTracker:
             usual_found = self._beside(frame, self._detect_at_rest(frame, roi), alone)
         usual = self._own(frame, usual_found, i, at, r, colour)
         self._spot[i] = at + (fine - usual)
+
+    def _carry_spots(self, pos: FloatArray, still: npt.NDArray[np.bool_]) -> None:
+        """Move the fine spots of the ``still`` balls (carried at rest, their whole-table centre
+        within ``hold_radii``) with them to ``pos``, where that centre put them, when it lies
+        farther than :data:`~vision.tracking.rest_report.SPOT_HELD_RADII` from where the spot was
+        measured: the fine mode's change (:meth:`_fine_spot`) is then reported from there, as
+        :func:`~vision.tracking.rest_report.reported_spot` reports it from a nearer re-measure.
+        Only a ball beside another (``pack_radii``), whose centre the search measures beside
+        its neighbours as tracked then; alone, the search measures it as its settle did, and a
+        centre moved so far is the better one (carried along, a red and the blue at rest on a
+        rendered 1080p60 break-off, random camera, went 1.5 mm further off); nor a limb fit's
+        centre (a lone ball's own, not a change).
+
+        Why: the whole-table search re-measures a resting ball beside its neighbours as they are
+        tracked then, and in a pack that moves it by a pixel or so once its neighbours have
+        settled: farther than :data:`~vision.tracking.rest_report.SPOT_HELD_RADII` from where
+        its spot was measured, its change was dropped as belonging to another place, and the
+        ball reported at the usual mode's centre from then on (two back reds of a rendered
+        1080p60 break-off, broadcast camera: 1.5-2 px, 7 mm, off for their whole rest). The
+        picture round a carried ball is unchanged, so it did not move; a ball that did (pushed,
+        settled anew) has its spot measured again. Measuring it again here instead did as well
+        on the renders and cost Task2's 720p clips 0.1-0.4 ms a frame.
+        """
+        st = self.tracker.state
+        rows = still & ~self._limb & (np.hypot(*(pos - self._spot_at).T) > SPOT_HELD_RADII * st.radius)
+        on = (st.state != TrackState.ABSENT) & np.all(np.isfinite(pos), axis=1)
+        for i in np.flatnonzero(rows):
+            others = on & (np.arange(len(on)) != i)
+            rows[i] = near(pos[others], pos[i], self.schedule.pack_radii * float(st.radius[i]))
+        move = np.where(rows[:, None], pos - self._spot_at, 0.0)
+        self._spot_at += move
+        self._spot += move
 
     def _rest_window(self, frame: Image, i: int, at: FloatArray, r: float) -> tuple[int, int, int, int]:
         """The window ball ``i``, at rest at ``at``, is measured in by the detector: three radii
