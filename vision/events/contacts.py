@@ -33,9 +33,7 @@ def strike_time(an: Analysis, white: int, first_cand: int) -> float | None:
     return None if found is None else found[0]
 
 
-def left_spot(
-    an: Analysis, b: int, k_stop: int | None = None, not_before: float = -math.inf
-) -> tuple[float, bool] | None:
+def left_spot(an: Analysis, b: int, k_stop: int | None = None) -> tuple[float, bool] | None:
     """When ball ``b``, at rest on its start position, was set moving (by the cue or by a
     ball), and whether that came from a fitted path.
 
@@ -51,11 +49,6 @@ def left_spot(
     extrapolated back from half a radius away puts it frames early too. Without two
     samples on the path, the midpoint of the last sample on the spot and the first one
     away, and ``False``.
-
-    ``not_before``: when it cannot have left (an object ball, before the white was struck).
-    With a 960x540 clip's noise (2.5 mm) the samples on the spot all passed as on the path of
-    a red hit 23 ms after the strike, and the kink put its departure 150 ms before the
-    strike: the white that hit it was then no striker, and the stroke had no contact.
     """
     sf, cfg = an.sf, an.cfg
     if np.isnan(sf.start[b, 0]):
@@ -86,20 +79,14 @@ def left_spot(
     for q in range(m - 1, -1, -1):
         tq = float(sf.times[idx[q]])
         off = float(np.hypot(*(sf.position[idx[q], b] - model.at(tq))))
-        if off > cfg.move_mm + 3.0 * line_sigma(model, tq, cfg.noise_mm) or tq <= not_before:
+        if off > cfg.move_mm + 3.0 * line_sigma(model, tq, cfg.noise_mm):
             t_lo, q_lo = tq, q
             break
-    t_lo = max(t_lo, not_before)
     # The departure is the kink between the samples on the spot and those on the path, all
     # of them from that one off the path to the end of the path's fit.
     ts = np.concatenate([sf.times[idx[q_lo:m]], t])
     ps = np.concatenate([sf.position[idx[q_lo:m], b], p])
     t_d = kink_time(ts, ps, sf.start[b], cfg.noise_mm, cfg.accel_prior, t_lo, t_first, cfg.dt / 64.0)
-    if t_d <= not_before:
-        # The kink wants it earlier than it can be: it left between then and its first
-        # sample away (a frame on at least: a sample off its spot before then was its track
-        # dragged by a hand), and nothing tells when.
-        t_d = 0.5 * (not_before + max(t_first, not_before + cfg.dt))
     return t_d, True
 
 

@@ -28,9 +28,6 @@ def unseen_hits(an: Analysis) -> list[Collision]:
     sf, cfg = an.sf, an.cfg
     out: list[Collision] = []
     names = sf.ball_names
-    w = names.index("white") if "white" in names else -1
-    # No object ball is hit before the white is struck.
-    struck = min(an.breaks[w]) if w >= 0 and an.breaks[w] else -math.inf
     for j in range(len(names)):
         if np.isnan(sf.start[j, 0]):
             continue
@@ -40,7 +37,7 @@ def unseen_hits(an: Analysis) -> list[Collision]:
         disp = np.hypot(*(sf.position[idx, j] - sf.start[j]).T)
         if float(disp.max()) <= 2.0 * cfg.radius:
             continue
-        left = left_spot(an, j, not_before=struck if j != w else -math.inf)
+        left = left_spot(an, j)
         if left is None or not left[1]:
             continue
         t_d = left[0]
