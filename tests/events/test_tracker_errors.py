@@ -141,6 +141,33 @@ def test_another_balls_track_error_keeps_no_jump_of_the_white_as_a_stroke() -> N
     assert [p.ball for p in places] == ["white"] and math.dist(places[0].position, end) < 3.0
 
 
+def test_a_ball_track_riding_an_arm_about_is_no_stroke() -> None:
+    """A resting green covered by the striker's arm: its track leaves the spot at a hand's pace,
+    then jumps about faster than any ball rolls and stands far off by a cushion, while the
+    white stays on its spot (a rendered 1080p60 red-then-colour, broadcast camera: FOUL AND A
+    MISS on a stroke never played). Only a contact sets a ball moving and the white touched
+    nothing: the green's way is its track's error, no stroke."""
+    green = (737.0, 597.0)
+    paths: dict[str, list[tuple[float, Position | None]]] = {
+        "white": [(0.0, (1090.0, 524.0))],
+        "green": [
+            (0.0, green),
+            (2.0, green),
+            (2.1, (805.0, 613.0)),
+            (2.2, (845.0, 625.0)),
+            (2.201, (380.0, 733.0)),
+            (2.25, (330.0, 747.0)),
+            (2.251, (55.0, 780.0)),
+            (2.3, (200.0, 772.0)),
+            (2.4, (361.0, 746.0)),
+        ],
+        "red1": [(0.0, (2800.0, 900.0))],
+    }
+    tracks = sample(keyframes(paths, [], end=5.0), seed=35)
+    events = infer_tracks(tracks, noise_mm=NOISE)
+    assert [e for e in events if isinstance(e, Strike)] == []
+
+
 def test_a_white_stopped_dead_by_the_ball_it_hit_is_a_stroke() -> None:
     """The converse: a white struck at a red 40 mm in front of it reaches it inside a frame
     and stops dead there (a full-ball stun); its track jumps and stands as a re-found one

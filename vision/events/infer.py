@@ -616,14 +616,20 @@ class EventInferer:
             return None
         cfg = self.cfg
         total = float(np.hypot(*(mean - self.rest[w])))
-        touched = any(not isinstance(e, Strike) for e in events)
         if total <= cfg.place_mm:
             # Left its spot by half a radius (the strike test) and back on it, touching
             # nothing: a ball rolling free never turns back (a cue's draw slows it, no cue
             # gives the spin to reverse it), so the track left it, not the ball (a cue tip
             # over the white dragged its measured centre away and let go: a rendered clearance
-            # called a miss on a white that never moved).
-            return mean if not touched and self._others_stayed(window) else None
+            # called a miss on a white that never moved). A ball whose track went no ball's
+            # way moved nothing (a rendered red-then-colour, seed 103, broadcast camera: the
+            # green under the striker's arm, its track riding the arm about, "hit a cushion").
+            astray = {b for b in range(len(self.names)) if b != w and self._astray(b, frames)}
+            touched = any(
+                not isinstance(e, Strike) and not {self.names.index(n) for n in _balls_of(e)} <= astray
+                for e in events
+            )
+            return mean if not touched and self._others_stayed(window, astray) else None
         seen = [f for f in frames if f.seen[w]]
         off = [float(np.hypot(*(f.position[w] - self.rest[w]))) > cfg.still_mm for f in seen]
         k = off.index(True) if any(off) else None  # its first sighting off the spot
@@ -651,14 +657,14 @@ class EventInferer:
     def _white_touched(self, events: Sequence[InputEvent], frames: Sequence[_Frame], end: FloatArray) -> bool:
         """Whether anything can have stopped or turned the white in a stroke of ``events`` and
         ``frames`` that ended with the white at rest at ``end``: a contact of its own (a ball,
-        a cushion, a pocket); a contact of a ball that left its spot on a ball's way, which only
-        a contact sets moving (the white's, its track lost: Task2 clip 6); or a ball that rested
+        a cushion, a pocket); a contact of a ball whose track went a ball's way, which only a
+        contact sets moving (the white's, its track lost: Task2 clip 6); or a ball that rested
         before the stroke within a diameter and ``strike_mm`` of ``end`` (a white that stops
         dead behind the ball it hit, the contact unseen).
 
-        Why not any contact: a ball whose track left its spot faster than any ball moves
-        (:data:`~vision.events.config.MAX_BALL_SPEED`) was not set moving there; its track was
-        somewhere else (a rendered red-then-colour, seed 103: the green, lost on the green
+        Why not any contact: a ball whose track moved faster than any ball moves
+        (:meth:`_astray`) was not followed by it, and its contacts are its track's (a
+        rendered red-then-colour, seed 103: the green, lost on the green
         cloth and held still on a false blob, was re-found a metre off on its way to a cushion
         just as the white's frozen track caught up with it 38 mm on; the green's cushion kept
         that jump as a stroke, a foul and a miss).
@@ -675,28 +681,25 @@ class EventInferer:
                 if e.ball == white:
                     return True
                 moved.add(e.ball)
-        if any(not self._jumped_off(self.names.index(b), frames) for b in moved if b in self.names):
+        if any(not self._astray(self.names.index(b), frames) for b in moved if b in self.names):
             return True
         others = np.arange(len(self.names)) != w
         d = np.hypot(*(self.rest[others] - end).T)
         return bool(np.any(d <= 2.0 * self.cfg.radius + self.cfg.strike_mm))
 
-    def _jumped_off(self, b: int, frames: Sequence[_Frame]) -> bool:
-        """Whether ball ``b``'s track left its rest position faster than any ball moves: its
-        first sighting off it (by ``still_mm``) lies beyond ``MAX_BALL_SPEED`` of the sighting
-        before, over the time between (or of its rest position over the stroke's time so far,
-        if it was never seen on it). False for a ball with no rest position known."""
-        spot = self.rest[b]
-        if np.isnan(spot[0]):
-            return False
-        seen = [f for f in frames if f.seen[b]]
-        for k, f in enumerate(seen):
-            if float(np.hypot(*(f.position[b] - spot))) <= self.cfg.still_mm:
-                continue
-            prev, t0 = (seen[k - 1].position[b], seen[k - 1].t) if k > 0 else (spot, frames[0].t)
-            dt = max(f.t - t0, self.cfg.dt)
-            slack = self.cfg.still_mm + MAX_BALL_SPEED * dt
-            return float(np.hypot(*(f.position[b] - prev))) > slack
+    def _astray(self, b: int, frames: Sequence[_Frame]) -> bool:
+        """Whether ball ``b``'s track moved, somewhere in ``frames``, faster than any ball
+        moves: between two of its sightings (its rest position counting as one at the first
+        frame) by more than ``MAX_BALL_SPEED`` over the time between, and ``still_mm``. Such a
+        track was somewhere it was not on its ball then (a ball lost on the green cloth and
+        held on a false blob; a track that rode a player's arm about)."""
+        pts = [(f.t, f.position[b]) for f in frames if f.seen[b]]
+        if not np.isnan(self.rest[b, 0]) and frames:
+            pts.insert(0, (frames[0].t, self.rest[b]))
+        for (t0, p0), (t1, p1) in itertools.pairwise(pts):
+            dt = max(t1 - t0, self.cfg.dt)
+            if float(np.hypot(*(p1 - p0))) > self.cfg.still_mm + MAX_BALL_SPEED * dt:
+                return True
         return False
 
     def _stops_short(self, step_mm: float, left_mm: float) -> bool:
@@ -745,16 +748,16 @@ class EventInferer:
         landed = float(np.hypot(*(b.position[w] - end))) < 0.5 * total
         return landed and first > 2.0 * then + 2.0 * cfg.move_mm
 
-    def _others_stayed(self, window: Sequence[_Frame]) -> bool:
+    def _others_stayed(self, window: Sequence[_Frame], astray: set[int] | None = None) -> bool:
         """Whether the white was in hand (only a hand moves it then) or every other ball
         still rests where it rested before: a white lost for its whole roll that stopped
         dead behind the ball it hit moved that ball; a hand moves nothing else. A ball unseen
         through the window that the tracker still holds on the table (a red inside the pack)
-        is where the tracker holds it."""
+        is where the tracker holds it; the balls ``astray`` (:meth:`_astray`) are left out."""
         if self._in_hand:
             return True
         for b in range(len(self.names)):
-            if b == self._white or np.isnan(self.rest[b, 0]):
+            if b == self._white or np.isnan(self.rest[b, 0]) or (astray is not None and b in astray):
                 continue
             mean = self._still_mean(window, b, min_seen=1, creep=False)
             if mean is None and all(f.state[b] == TrackState.PREDICTED for f in window):
@@ -846,6 +849,15 @@ class EventInferer:
             self._t_last = e.t
             out.append(e)
         return out
+
+
+def _balls_of(e: InputEvent) -> tuple[str, ...]:
+    """The balls an event names (none for a strike or a rest)."""
+    if isinstance(e, Collision):
+        return e.balls
+    if isinstance(e, Cushion | Pot | Place):
+        return (e.ball,)
+    return ()
 
 
 def infer_tracks(
