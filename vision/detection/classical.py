@@ -420,10 +420,16 @@ def _on_bed(model: ClothModel, centres: FloatArray, radii: FloatArray) -> BoolAr
     """
     if not len(centres):
         return np.zeros(0, bool)
+    return np.asarray(_depth_inside(model, centres) >= radii, bool)
+
+
+def _depth_inside(model: ClothModel, work: FloatArray) -> FloatArray:
+    """How far inside the bed's outline (working pixels, ``model.inside``) each working-scale
+    point of ``work`` ``(N, 2)`` lies, read at its nearest pixel (clipped to the picture)."""
     h, w = model.inside.shape
-    iy = np.clip(np.round(centres[:, 1]).astype(np.int64), 0, h - 1)
-    ix = np.clip(np.round(centres[:, 0]).astype(np.int64), 0, w - 1)
-    return np.asarray(model.inside[iy, ix] >= radii, bool)
+    iy = np.clip(np.round(work[:, 1]).astype(np.int64), 0, h - 1)
+    ix = np.clip(np.round(work[:, 0]).astype(np.int64), 0, w - 1)
+    return np.asarray(model.inside[iy, ix], np.float64)
 
 
 def _core_centroids(blobs: Blobs, labels: npt.NDArray[np.int64], radii: FloatArray) -> FloatArray:
@@ -785,11 +791,9 @@ class ClassicalDetector:
         feats = colour_features(image, det.pixel, _colour_radius(det.radius, model), model.lab)
         cut = _scored(det.confidence, CUT_SCORE) | _scored(det.confidence, BORDER_SCORE)
         work = (det.pixel + 0.5) * s - 0.5
-        iy = np.clip(np.round(work[:, 1]).astype(np.int64), 0, model.inside.shape[0] - 1)
-        ix = np.clip(np.round(work[:, 0]).astype(np.int64), 0, model.inside.shape[1] - 1)
         # By the bed's outline a lone blob may be the cushion's nose or shade strip (a lens's
         # curve bends the outline past its hull): judged by colour like a piece cut from it.
-        cut |= model.inside[iy, ix] < CUSHION_REACH * det.radius * s
+        cut |= _depth_inside(model, work) < CUSHION_REACH * det.radius * s
         local = local_cloth(image, model, det.pixel, det.radius, feats)
         shade = cloth_shade(model, work, det.radius * s, feats, cut, local)
         if shade.any():
@@ -816,9 +820,7 @@ class ClassicalDetector:
         s = model.scale * model.upscale
         rad = np.asarray(radius, np.float64).reshape(-1) * s
         work = (pts + 0.5) * s - 0.5
-        iy = np.clip(np.round(work[:, 1]).astype(np.int64), 0, model.inside.shape[0] - 1)
-        ix = np.clip(np.round(work[:, 0]).astype(np.int64), 0, model.inside.shape[1] - 1)
-        out = model.inside[iy, ix] < CUSHION_REACH * rad
+        out = _depth_inside(model, work) < CUSHION_REACH * rad
         pockets = np.array(
             [near_pocket(model, c, r, POCKET_REACH_BORDER) for c, r in zip(work, rad, strict=True)]
         )

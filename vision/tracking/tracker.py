@@ -74,10 +74,10 @@ class TrackerConfig:
             line may stay unseen before it is taken off the table (0.2 s; see
             :meth:`Tracker._leave_bed`).
         duplicate_mm: ... unless both are reds, or a red and a colour on its own spot, whose
-            table positions (where known) lie farther apart than this: two balls' centres are a diameter apart
-            at least, so such a red is another ball however close the picture puts them (a pack
-            seen at a slant overlaps its balls to about a radius apart in the picture; see
-            :func:`vision.tracking.detection_sets.dedupe`).
+            table positions (where known) lie farther apart than this: two balls' centres are a
+            diameter apart at least, so such a red is another ball however close the picture
+            puts them (a pack seen at a slant overlaps its balls to about a radius apart in the
+            picture; see :func:`vision.tracking.detection_sets.dedupe`).
         lock_gate: a ball at rest and a detection this close (share of its un-grown gate,
             0.15: a third of a radius), each the other's nearest, are paired before the
             assignment (:func:`_locks`).
