@@ -456,3 +456,29 @@ def test_a_white_in_hand_moves_by_hand_only_out_of_sight(hidden: bool, places: i
     got = [e for e in events if isinstance(e, Place)]
     assert [p.ball for p in got] == ["white"] * places
     assert math.dist(got[-1].position, moved if hidden else spot) < 3.0
+
+
+@pytest.mark.parametrize(("jump_mm", "seed"), [(60.0, 51), (100.0, 52), (100.0, 53), (100.0, 54)])
+def test_a_track_refound_a_jump_off_the_cushion_is_no_stroke(jump_mm: float, seed: int) -> None:
+    """The white resting against the far cushion, its track stuck there while the ball crept
+    back off it, let go a jump away (a rendered in-off, seed 114, 960x540: 100 mm in a frame).
+    The path fitted to the still samples before the jump (held by the tracker, a hundredth of
+    a millimetre of jitter here) has a speed of that jitter, either sign, which once counted
+    as heading into the cushion: a cushion contact, so the jump was a stroke (FOUL AND A MISS)
+    and not the re-measurement it is."""
+    home = (TABLE.length - TABLE.ball_radius - 0.5, 900.0)
+    paths = {
+        "white": [(0.0, home), (2.0, home), (2.001, (home[0] - jump_mm, home[1]))],
+        "red1": [(0.0, (1500.0, 400.0))],
+    }
+    tracks = tracks_from_timeline(
+        keyframes(paths, [], end=4.0),
+        CameraNoise(fps=60.0, noise_mm=0.01, dropout=0.0),
+        np.random.default_rng(seed),
+    )
+    events = infer_tracks(tracks, noise_mm=1.5)
+    assert [e for e in events if isinstance(e, Strike)] == []
+    places = [e for e in events if isinstance(e, Place)]
+    assert [p.ball for p in places] == ["white"] and math.dist(
+        places[0].position, (home[0] - jump_mm, home[1])
+    ) < 3.0

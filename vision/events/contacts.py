@@ -256,7 +256,10 @@ def cushion_contact(an: Analysis, cand: Candidate) -> Cushion | None:
     post = an.post_model(b, t_star, an.next_candidate(b, k))
     n = np.asarray(cushion.normal)
     vn_pre = float(pre.velocity(t_star) @ n)
-    if vn_pre >= 0:
+    if -vn_pre < cfg.rest_speed_mm_s:
+        # Not heading in faster than a ball at rest moves: a path fitted to a still ball's
+        # samples has a velocity of rounding error, either sign (a white resting against the
+        # cushion, struck or re-measured away from it, "hit" it).
         return None
     if post is None:
         # Another contact follows within a frame or two, leaving nothing to fit after this

@@ -442,7 +442,33 @@ class EventInferer:
                 break
             k -= 1
         self._stroke_from = max(0, k - self.cfg.fit_frames - 1)
+        self._refresh_starts(k)
         self.phase = Phase.MOVING
+
+    def _refresh_starts(self, k: int) -> None:
+        """Move each object ball's rest position to where its last still samples before
+        frame ``k`` (the white's last frame on its spot) put it, when those lie more than the
+        noise (``move_mm``) and no more than a radius (``replace_mm``) off it.
+
+        Why: a rest position is only replaced at rest when a whole window's mean lies over
+        ``place_mm`` from it, so a track that a hand pulled off a ball and let go back in
+        steps under that keeps the pulled position as the ball's start (a rendered in-off,
+        seed 114: the hand that put the white in the D pulled a red 13 mm, and back in two
+        7 mm steps; its departure, fitted from the wrong start, came 150 ms before the
+        strike and its contact with the white was lost). The samples are taken before the
+        white left, so a ball the white rolls into keeps its start (a nudge is not a
+        re-measurement).
+        """
+        cfg = self.cfg
+        before = self._frames[max(0, k - cfg.fit_frames) : k]
+        if len(before) < cfg.fit_frames:
+            return
+        for b in range(len(self.names)):
+            if b == self._white or np.isnan(self.rest[b, 0]) or not all(f.seen[b] for f in before):
+                continue
+            mean = self._still_mean(before, b, min_seen=len(before))
+            if mean is not None and cfg.move_mm < float(np.hypot(*(mean - self.rest[b]))) <= cfg.replace_mm:
+                self.rest[b] = mean
 
     def _settled(self, b: int, frames: Sequence[_Frame], window: Sequence[_Frame]) -> bool:
         """Whether ball ``b`` no longer holds up the rest."""
