@@ -156,3 +156,27 @@ def test_a_ball_unseen_at_a_cushion_is_turned_back(seen_again: bool, on_table: b
         st = tracker.update(BallDetections.build(back[None], [R], colour=[BLUE]) if seen_again else None)
         back = back + np.array([10.0, 30.0])
     assert bool(st.state[0] != TrackState.ABSENT) is on_table
+
+
+@pytest.mark.parametrize(
+    ("last_seen_y", "absent"),
+    [
+        (380.0, True),  # lost 380 mm out: its slowing prediction stops over the hole
+        (420.0, False),  # lost 420 mm out: it stops 5 mm short of the hole, on the bed
+    ],
+)
+def test_a_prediction_that_stops_over_the_hole_is_in_the_pocket(last_seen_y: float, absent: bool) -> None:
+    """A blue rolling into the middle pocket, lost for good well short of it (faint against the
+    cloth): the unseen decay stops its prediction short, over the pocket's fall circle but not
+    past the mouth line's tolerance. A ball centre over the hole drops, so it is off the bed."""
+    mid = TABLE.pockets["middle_left"]
+    v = np.array([0.0, -40.0])
+    start = np.array([mid.corner[0], last_seen_y + 3 * 40.0])
+    state = TrackerState.seed(["blue"], start[None], [R], colour=[BLUE])
+    # Pixels are millimetres here: the calibration is the identity.
+    tracker = Tracker(state, to_table=lambda px: px, pockets=np.array([mid.centre]))
+    for f in range(1, 4):
+        tracker.update(BallDetections.build((start + f * v)[None], [R], colour=[BLUE]))
+    for _ in range(40):
+        st = tracker.update(BallDetections.empty())
+    assert bool(st.state[0] == TrackState.ABSENT) is absent

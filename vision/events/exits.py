@@ -194,6 +194,54 @@ def blind_entry(an: Analysis, models: list[Motion], t_last: float, k_path: int) 
     return None
 
 
+def lost_entry(an: Analysis, b: int, models: list[Motion], t_last: float, k_path: int) -> PocketEntry | None:
+    """The pocket a ball lost further short of its mouth than :func:`blind_entry` allows
+    rolled into, when the tracker gave it up for good (it is off the table at the stroke's end)
+    and nothing else can have happened to it: its last straight path, slowed by rolling
+    resistance only, enters a mouth within the distance that speed carries it; no other ball
+    was within touching reach of that path while it would have rolled it (so it hit nothing);
+    and the pocket's approach was in plain view.
+
+    Why: a ball faint against the cloth (a green on green cloth under a soft light, the
+    streak of a ball rolling fast across it) may go unmeasured for half a metre before it
+    drops (a rendered red-then-colour, seed 107, 720p30: the green, potted 490 mm after it was
+    last measured, was read as vanished). A ball on the cloth that the tracker lost is found
+    again at rest (the whole-table searches), so it is not off the table at the end.
+    """
+    sf, cfg = an.sf, an.cfg
+    rolling = 2.0 * ROLLING_RESISTANCE * GRAVITY
+    others = [o for o in range(len(sf.ball_names)) if o != b]
+    k_last = int(np.searchsorted(sf.times, t_last))
+    for m in models:
+        v = m.velocity(t_last)
+        speed = float(np.hypot(*v))
+        if speed < cfg.blind_speed_mm_s:
+            continue
+        coef = np.array([m.at(t_last), v, -0.25 * rolling * v / speed])
+        path = Motion(t0=t_last, coef=coef, t_first=m.t_first, t_last=t_last, n=m.n)
+        reach = speed * speed / rolling
+        entry = pocket_entry(path, t_last, t_last + 2.0 * speed / rolling, cfg.table, reach)
+        if entry is None:
+            continue
+        k_in = min(int(np.searchsorted(sf.times, entry.t)) + 1, len(sf.times))
+        grid = np.linspace(t_last, entry.t, 64)
+        line = path.at(grid)
+        near = False
+        for k in range(k_last, k_in):
+            pts = sf.position[k, others]
+            pts = pts[np.all(np.isfinite(pts), axis=1)]
+            if len(pts) and float(np.min(np.hypot(*(line[:, None, :] - pts[None, :, :]).T))) < (
+                2.0 * cfg.radius + cfg.still_mm
+            ):
+                near = True
+                break
+        if near:
+            continue
+        if approach_hidden(an, entry.pocket, k_path, entry.t) is False:
+            return entry
+    return None
+
+
 def jaw_entry(an: Analysis, model: Motion, t_last: float, k_path: int) -> PocketEntry | None:
     """A ball last seen at a pocket's mouth heading in (:func:`geometry.at_mouth`), never
     seen again, the approach in plain view: it went in, however short its path's fit is
@@ -447,6 +495,8 @@ def exit_after(
         entry = blind_entry(an, [mm for mm in (model, tail) if mm is not None], t_last, k_path)
     if entry is None and for_good:
         entry = jaw_entry(an, model, t_last, k_path)
+    if entry is None and for_good and off_at_end:
+        entry = lost_entry(an, b, [mm for mm in (model, tail) if mm is not None], t_last, k_path)
     if entry is not None:
         return Pot(t=max(entry.t, brk), ball=name, pocket=entry.pocket)
     if off_at_end:

@@ -227,6 +227,36 @@ def _compatible(track_colour: IntArray, det_colour: IntArray) -> npt.NDArray[np.
 _LAB_WEIGHT = np.array([0.5, 1.0, 1.0])
 
 
+def _cloth_like(
+    state: TrackerState,
+    det: BallDetections,
+    appearance: FloatArray | None,
+    cloth: FloatArray | None,
+    faint: float,
+) -> npt.NDArray[np.bool_]:
+    """``(B, N)``: unnamed detections that look more like the cloth round ball ``b`` than like
+    ball ``b`` itself, for a ball whose own look lies within ``faint`` (Lab, weighted) of that
+    cloth; its grown gate does not take them.
+
+    Why: a lost ball's grown gate reaches many radii, and a detector sensitive enough to find a
+    green on green cloth also finds patches of that cloth (shading, a shadow's edge) it cannot
+    name; one of those nearer the cloth's colour than the ball's is cloth, and taking it left
+    the ball's track on bare cloth while the ball rolled on into a pocket (a rendered
+    red-then-colour, seed 107, 720p: the potted green's track took a blob 10 radii behind it,
+    then another, and the pot was lost). Only a faint ball: the streak of a ball that stands
+    out from the cloth (a struck white) is mostly cloth in colour, yet it is that ball's, and
+    its track's speed, which would say how much cloth to expect in it, lags the strike.
+    """
+    b, n = len(state.names), len(det)
+    if cloth is None or appearance is None or not n:
+        return np.zeros((b, n), bool)
+    to_ball = np.linalg.norm((state.appearance[:, None, :] - appearance[None, :, :]) * _LAB_WEIGHT, axis=2)
+    to_cloth = np.linalg.norm((cloth[:, None, :] - appearance[None, :, :]) * _LAB_WEIGHT, axis=2)
+    contrast = np.linalg.norm((state.appearance - cloth) * _LAB_WEIGHT, axis=1)
+    known = np.isfinite(to_ball) & np.isfinite(to_cloth)
+    return known & (contrast < faint)[:, None] & (to_cloth < to_ball) & (det.colour == UNKNOWN)[None, :]
+
+
 def appearance_distance(track: FloatArray, det: FloatArray | None, b: int, n: int) -> FloatArray:
     """``(B, N)`` weighted Lab distances; 0 where either side is unknown."""
     if det is None:
@@ -245,6 +275,7 @@ def step(
     hidden: npt.NDArray[np.bool_] | None = None,
     reentry: npt.NDArray[np.bool_] | None = None,
     table: FloatArray | None = None,
+    cloth: FloatArray | None = None,
 ) -> TrackerState:
     """Fold one frame's detections into the state (the reducer).
 
@@ -262,6 +293,8 @@ def step(
             (:func:`vision.tracking.reentry.reentry_allowed`; None: anywhere).
         table: ``(N, 2)`` the detections' table positions (mm), which tell two balls the picture
             overlaps from one ball found twice (:func:`_distinct`; None: not known).
+        cloth: ``(B, 3)`` Lab of the cloth round each ball where it last rested (NaN: not
+            known); see :func:`_cloth_like`.
     """
     cfg = cfg or TrackerConfig()
     mc = cfg.motion
@@ -352,6 +385,7 @@ def step(
         if np.any(free) and np.any(rest):
             sub = np.full((b, n), _BIG)
             sub[np.ix_(free, rest)] = cost[np.ix_(free, rest)]
+            sub[_cloth_like(state, det, appearance, cloth, cfg.appearance_scale)] = _BIG
             _assign(sub, match)
         # Reds lost last frame whose paths to their blobs cross have each other's blob (two reds
         # of a pack struck in the frame they went unseen; see vision.tracking.uncross).
@@ -742,9 +776,10 @@ class Tracker:
         detections: BallDetections | None = None,
         appearance: FloatArray | None = None,
         hidden: npt.NDArray[np.bool_] | None = None,
+        cloth: FloatArray | None = None,
     ) -> TrackerState:
-        """Advance one frame; with no detections every ball is predicted (``hidden``: see
-        :func:`step`)."""
+        """Advance one frame; with no detections every ball is predicted (``hidden``,
+        ``cloth``: see :func:`step`)."""
         det = detections if detections is not None else BallDetections.empty()
         app = appearance if detections is not None else None
         xy = None
@@ -769,7 +804,9 @@ class Tracker:
             # that ball (a rendered clearance, 960x540: the pink struck off its spot was named
             # the brown, which came back on the table there and took the pink's path).
             reentry &= ~self._arriving(det.pixel)[None, :]
-        self.state = step(self.state, det, app, self.config, self.pockets, self.cushions, hidden, reentry, xy)
+        self.state = step(
+            self.state, det, app, self.config, self.pockets, self.cushions, hidden, reentry, xy, cloth
+        )
         self.state = self._leave_bed(self.state)
         self._still()
         px = np.where((self.state.state == TrackState.ABSENT)[:, None], np.nan, self.state.pos)
@@ -814,7 +851,10 @@ class Tracker:
         if not len(pred):
             return state
         xy = self.table_of(state.pos[pred])
-        off = off_bed(xy, self.config.bed_tol)
+        # Over the hole itself (a pocket's fall circle) a ball drops: a prediction that slowed
+        # to a stop there (the unseen decay stops a hidden ball short of where it rolled) is
+        # in the pocket, not resting in the jaws beyond the nose line's tolerance.
+        off = off_bed(xy, self.config.bed_tol) | in_fall(xy)
         waited = (self._turned[pred] >= 0) & (state.frame - self._turned[pred] >= self.config.bounce_hold)
         if not np.any(off | waited):
             return state

@@ -396,7 +396,7 @@ class VideoTracker:
             unseen = np.where(elsewhere, np.maximum(st.unseen, sch.lost_full), st.unseen)
             self.tracker.state = replace(st, unseen=unseen)
         self._covered = self._hidden(frame, state)
-        new = self.tracker.update(det, app, self._covered)
+        new = self.tracker.update(det, app, self._covered, self._cloth_at)
         # A ball carried at rest did not move (the picture round it is unchanged): a whole-table
         # centre that took its carried row's place a pixel off is a better measurement of where it
         # rests, not a step. Given the step as a velocity, the green on the end of the baulk line
