@@ -414,3 +414,48 @@ def test_a_ball_held_short_of_a_mouth_then_gone_is_potted(held: int, covered: bo
     hidden = view(len(held_tracks.times), hidden_from=k - held - 2 if covered and k else None)
     expected = [("red1", "top_right")] if potted else []
     assert pots(infer_tracks(held_tracks, noise_mm=NOISE, hidden=hidden)) == expected
+
+
+def colour_pot_scene(speed: float, out_mm: float = 1000.0) -> Timeline:
+    """The white straight at the pink ``out_mm`` from the top-right pocket, lined up with it."""
+    p = TABLE.pockets["top_right"]
+    mx, my = p.mouth_midpoint
+    d = np.array([mx - p.centre[0], my - p.centre[1]]) / math.hypot(mx - p.centre[0], my - p.centre[1])
+    pink = np.array(p.centre) + d * out_mm
+    white = pink + d * 400.0
+    return simulate({"white": tuple(white), "pink": tuple(pink)}, tuple(-d * speed), t_strike=1.5, tail=1.5)
+
+
+@pytest.mark.parametrize(
+    ("state", "nearby", "potted"),
+    [
+        (TrackState.ABSENT, False, True),  # given up for good, nothing on its way: in the pocket
+        (TrackState.PREDICTED, False, False),  # still held on the table: no evidence it left
+        (TrackState.ABSENT, True, False),  # a ball beside its path: it may have hit that instead
+    ],
+)
+def test_a_colour_lost_far_short_and_gone_for_good_is_potted(
+    state: TrackState, nearby: bool, potted: bool
+) -> None:
+    """The pink lost 45 cm short of the mouth (faint against the cloth), never seen again: the
+    tracker, which finds a colour anywhere once the balls rest, gave it up, so it left the
+    table, and its path leads into the pocket with nothing in the way (unlike a red, which
+    the tracker looks for only near where it lost it)."""
+    tl = colour_pot_scene(2500.0)
+    if nearby:
+        p = TABLE.pockets["top_right"]
+        d = np.subtract(p.mouth_midpoint, p.centre)
+        d = d / np.hypot(*d)
+        side = np.array(p.mouth_midpoint) + d * 250.0 + np.array([-d[1], d[0]]) * 50.0
+        tl = Timeline(
+            (*tl.ball_names, "blue"),
+            tl.times,
+            np.concatenate([tl.positions, np.broadcast_to(side, (len(tl.times), 1, 2))], axis=1),
+            tl.events,
+        )
+    tracks = tracks_from_timeline(
+        tl, CameraNoise(fps=FPS, noise_mm=NOISE, dropout=0.0), np.random.default_rng(6)
+    )
+    lost, _ = lose_short(tracks, "pink", 450.0, state)
+    expected = [("pink", "top_right")] if potted else []
+    assert pots(infer_tracks(lost, noise_mm=NOISE, hidden=view(len(lost.times)))) == expected

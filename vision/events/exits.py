@@ -195,18 +195,21 @@ def blind_entry(an: Analysis, models: list[Motion], t_last: float, k_path: int) 
 
 
 def lost_entry(an: Analysis, b: int, models: list[Motion], t_last: float, k_path: int) -> PocketEntry | None:
-    """The pocket a ball lost further short of its mouth than :func:`blind_entry` allows
-    rolled into, when the tracker gave it up for good (it is off the table at the stroke's end)
-    and nothing else can have happened to it: its last straight path, slowed by rolling
-    resistance only, enters a mouth within the distance that speed carries it; no other ball
-    was within touching reach of that path while it would have rolled it (so it hit nothing);
-    and the pocket's approach was in plain view.
+    """The pocket a ball of its own colour (the white or a colour: the caller asks only for
+    those) lost further short of its mouth than :func:`blind_entry` allows rolled into, when
+    the tracker gave it up for good (it is off the table at the stroke's end) and nothing else
+    can have happened to it: its last straight path, slowed by rolling resistance only, enters
+    a mouth within the distance that speed carries it; no other ball was within touching
+    reach of that path while it would have rolled it (so it hit nothing); and the pocket's
+    approach was in plain view.
 
     Why: a ball faint against the cloth (a green on green cloth under a soft light, the
     streak of a ball rolling fast across it) may go unmeasured for half a metre before it
     drops (a rendered red-then-colour, seed 107, 720p30: the green, potted 490 mm after it was
-    last measured, was read as vanished). A ball on the cloth that the tracker lost is found
-    again at rest (the whole-table searches), so it is not off the table at the end.
+    last measured, was read as vanished). Its absence at the end is the evidence: a ball of a
+    colour no other ball has, still on the cloth, is found again by the tracker's whole-table
+    searches once the balls are at rest, anywhere. Not a red: a lost red is looked for only
+    near where it was lost, so it may be absent at the end while still on the table.
     """
     sf, cfg = an.sf, an.cfg
     rolling = 2.0 * ROLLING_RESISTANCE * GRAVITY
@@ -495,7 +498,7 @@ def exit_after(
         entry = blind_entry(an, [mm for mm in (model, tail) if mm is not None], t_last, k_path)
     if entry is None and for_good:
         entry = jaw_entry(an, model, t_last, k_path)
-    if entry is None and for_good and off_at_end:
+    if entry is None and for_good and off_at_end and not name.startswith("red"):
         entry = lost_entry(an, b, [mm for mm in (model, tail) if mm is not None], t_last, k_path)
     if entry is not None:
         return Pot(t=max(entry.t, brk), ball=name, pocket=entry.pocket)
