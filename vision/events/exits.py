@@ -165,6 +165,17 @@ def approach_hidden(an: Analysis, pocket: str, k_from: int, t_to: float) -> bool
     return bool(np.any(vals > cfg.hidden_fraction))
 
 
+def _rolled_on(m: Motion, t_last: float) -> tuple[Motion, float]:
+    """The path on from ``t_last`` of a ball last seen on ``m``, and its speed then: a
+    straight line (a fit's bend is noise over a few samples), slowed by rolling resistance
+    only, so no faster than the ball was last seen going, and no further."""
+    v = m.velocity(t_last)
+    speed = float(np.hypot(*v))
+    slowing = -ROLLING_RESISTANCE * GRAVITY * v / max(speed, 1e-9)
+    coef = np.array([m.at(t_last), v, 0.5 * slowing])
+    return Motion(t0=t_last, coef=coef, t_first=m.t_first, t_last=t_last, n=m.n), speed
+
+
 def blind_entry(an: Analysis, models: list[Motion], t_last: float, k_path: int) -> PocketEntry | None:
     """The pocket a ball lost short of its mouth rolled into, when the evidence holds: its
     last path enters a mouth within :attr:`EventConfig.blind_mm` of its last sighting, at a
@@ -174,14 +185,9 @@ def blind_entry(an: Analysis, models: list[Motion], t_last: float, k_path: int) 
     cfg = an.cfg
     rolling = 2.0 * ROLLING_RESISTANCE * GRAVITY
     for m in models:
-        v = m.velocity(t_last)
-        speed = float(np.hypot(*v))
+        path, speed = _rolled_on(m, t_last)
         if speed < cfg.blind_speed_mm_s:
             continue
-        # A straight line (a fit's bend is noise over a few samples), slowed by rolling
-        # resistance only: no faster than the ball was last seen going, so no further.
-        coef = np.array([m.at(t_last), v, -0.25 * rolling * v / speed])
-        path = Motion(t0=t_last, coef=coef, t_first=m.t_first, t_last=t_last, n=m.n)
         horizon = min(speed / (0.5 * rolling), (cfg.blind_mm + cfg.radius) / speed * 2.0)
         entry = pocket_entry(path, t_last, t_last + horizon, cfg.table, cfg.blind_mm)
         if entry is None:
@@ -216,12 +222,9 @@ def lost_entry(an: Analysis, b: int, models: list[Motion], t_last: float, k_path
     others = [o for o in range(len(sf.ball_names)) if o != b]
     k_last = int(np.searchsorted(sf.times, t_last))
     for m in models:
-        v = m.velocity(t_last)
-        speed = float(np.hypot(*v))
+        path, speed = _rolled_on(m, t_last)
         if speed < cfg.blind_speed_mm_s:
             continue
-        coef = np.array([m.at(t_last), v, -0.25 * rolling * v / speed])
-        path = Motion(t0=t_last, coef=coef, t_first=m.t_first, t_last=t_last, n=m.n)
         reach = speed * speed / rolling
         entry = pocket_entry(path, t_last, t_last + 2.0 * speed / rolling, cfg.table, reach)
         if entry is None:
