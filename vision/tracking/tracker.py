@@ -64,6 +64,10 @@ class TrackerConfig:
         appearance_limit: largest appearance distance for any match (a white is never a red).
         appearance_gate: largest appearance distance for re-acquisition by appearance alone.
         appearance_rate: how fast a ball's remembered appearance follows a resting ball.
+        faint_contrast: a ball whose look lies within this Lab distance (weighted) of the cloth
+            round it is faint: its grown gate takes no unnamed blob nearer the cloth's look than
+            its own (:func:`_cloth_like`). The appearance term's own scale: nearer than that, a
+            blob's colour hardly tells the ball from the cloth.
         reacquire_after: unseen frames after which a single-colour ball may be matched anywhere.
         reacquire_look_after: the same for a ball of unknown colour, matched by appearance
             alone (less certain: a shirt cuff looks like the white), so later.
@@ -98,6 +102,7 @@ class TrackerConfig:
     appearance_limit: float = 70.0
     appearance_gate: float = 30.0
     appearance_rate: float = 0.1
+    faint_contrast: float = 20.0
     reacquire_after: int = 3
     reacquire_look_after: int = 10
     absent_after: int = 45
@@ -385,7 +390,7 @@ def step(
         if np.any(free) and np.any(rest):
             sub = np.full((b, n), _BIG)
             sub[np.ix_(free, rest)] = cost[np.ix_(free, rest)]
-            sub[_cloth_like(state, det, appearance, cloth, cfg.appearance_scale)] = _BIG
+            sub[_cloth_like(state, det, appearance, cloth, cfg.faint_contrast)] = _BIG
             _assign(sub, match)
         # Reds lost last frame whose paths to their blobs cross have each other's blob (two reds
         # of a pack struck in the frame they went unseen; see vision.tracking.uncross).
