@@ -669,6 +669,16 @@ class ClassicalDetector:
         self.cloth = learn_model(image, self.scale, source)
         return self.cloth
 
+    def expected_radius(self, pixels: FloatArray) -> FloatArray:
+        """The radius (pixels) :meth:`detect` gives a ball found at frame ``pixels`` ``(N, 2)``:
+        the cloth model's expectation there (NaN before a model is learned)."""
+        pts = np.asarray(pixels, np.float64).reshape(-1, 2)
+        model = self.cloth
+        if model is None:
+            return np.full(len(pts), np.nan)
+        k = model.upscale * model.scale  # (frame pixels to the model's, as detect maps them back)
+        return np.asarray(model.radius_at((pts + 0.5) * k - 0.5) / k, np.float64)
+
     def changes_on_whole_table(self) -> bool:
         """Whether the next whole-table :meth:`detect` changes the cloth model or the cluster
         prior (an ROI detection reads both): it re-learns them every :attr:`refresh_every`

@@ -75,6 +75,9 @@ ELSEWHERE_CONFIDENCE = 0.5
 #: level (see :func:`~vision.tracking.appearance.thumbnail_contrast`) is faint: the test may miss it
 #: leave (the estimate takes the mean colours; a ball's shadow side and rim differ less).
 FAINT_CHANGES = 1.5
+#: Least share by which a track's radius may be off its ball's radius where it is (see
+#: :meth:`VideoTracker._radii_where_they_are`) for it to be set to that.
+RADIUS_STEP = 0.05
 #: A frame count far in the past: "never" for the per-ball frame counts (gone, unanchored).
 _NEVER = -(10**9)
 
@@ -111,6 +114,16 @@ class BedDetector(Protocol):
     ) -> BallDetections:
         """Balls in ``image``, colours assigned among the blobs ``keep`` accepts (none named
         the white only because its name is free, with ``white_in_hand``)."""
+        ...
+
+
+@runtime_checkable
+class RadiusPrior(Protocol):
+    """A detector that says what radius it gives a ball found at a pixel (see
+    :meth:`vision.detection.classical.ClassicalDetector.expected_radius`)."""
+
+    def expected_radius(self, pixels: FloatArray) -> FloatArray:
+        """The radius (pixels) a ball found at ``pixels`` ``(N, 2)`` is given (NaN: not known)."""
         ...
 
 
@@ -223,6 +236,10 @@ class VideoTracker:
         self._origin = np.full((len(tracker.state.names), 2), np.nan)
         self._heading = np.zeros((len(tracker.state.names), 2))
         self._settle_at = np.full((len(tracker.state.names), 2), np.nan)
+        # Per ball, its track's radius over the detector's where the tracker was seeded (1: off
+        # the table then), once the detector has a cloth model: see _radii_where_they_are.
+        self._radius_ratio = np.ones(len(tracker.state.names))
+        self._radius_seeded = False
         # Per ball, the summed pull of the changes round it while it rested disturbed (see
         # _change_pull): which side the cue and the hand came from.
         self._cue_side = np.zeros((len(tracker.state.names), 2))
@@ -283,7 +300,7 @@ class VideoTracker:
         (the frame source's reader thread makes it, off this thread).
         """
         sch = self.schedule
-        state = self.tracker.state
+        state = self._radii_where_they_are()
         if thumb is None:
             thumb = thumbnail(frame, sch.thumb)
         # Balls off the table (potted, in hand) come back through the periodic full search
@@ -451,6 +468,44 @@ class VideoTracker:
         for i in np.flatnonzero(dropped):
             self._seen_img[i] = None
         return new
+
+    def _radii_where_they_are(self) -> TrackerState:
+        """The tracker's state with each ball's radius kept to the radius the detector gives a
+        ball where it is (:class:`RadiusPrior`), times the ball's own ratio to it where the
+        tracker was seeded, before this frame's searches: set to that once
+        :data:`RADIUS_STEP` or more off it.
+
+        Why: the searches, gates and tolerances are sized by the track's radius, which follows
+        the detector's only when the detector measures the ball, by a tenth a frame; a ball
+        followed by its colour search or carried at rest kept the radius it had where it was
+        last detected. A red broken from a pack near a broadcast camera (13 working pixels) to
+        the far end (10) was searched as a ball a third too large: its colour search's core
+        test refused it each time its picture changed as it crept to rest, and the track,
+        unseen and then held where it stood as if dragged, stayed 50 mm behind the red (a
+        rendered 1080p60 break-off, seed 102). The ball's own ratio: a track seeded with a
+        ball's own size (Task3's first-frame boxes, a fifth under the detector's radius) keeps
+        to it. Only by steps: a resting ball's centre dragged by a cue or a hand has not moved,
+        and its departure depends on its radius to a fraction of a percent (sample 06: the
+        white's 0.3% larger took the cue's tip for its departure).
+        """
+        st = self.tracker.state
+        on = (st.state != TrackState.ABSENT) & np.all(np.isfinite(st.pos), axis=1)
+        if not isinstance(self.detector, RadiusPrior) or not np.any(on):
+            return st
+        prior = np.full(len(st.names), np.nan)
+        prior[on] = self.detector.expected_radius(st.pos[on])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if not self._radius_seeded and np.all(np.isfinite(prior[on])):
+                # (A ball off the table at the seed, the white in hand, has no size of its own.)
+                self._radius_ratio = np.where(on, st.radius / prior, 1.0)
+                self._radius_seeded = True
+            target = self._radius_ratio * prior
+            off = on & (np.abs(st.radius / target - 1.0) >= RADIUS_STEP)
+        if not np.any(off):
+            return st
+        st = replace(st, radius=np.where(off, target, st.radius))
+        self.tracker.state = st
+        return st
 
     def _untouched(self, new: TrackerState) -> TrackerState:
         """``new`` with no velocity for the object balls long at rest, still within their hold
