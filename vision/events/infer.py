@@ -38,19 +38,21 @@ import dataclasses
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from adjudicator.eventlog import Collision, Cushion, FrameStart, InputEvent, Place, Pot, Rest, Strike
+from adjudicator.eventlog import FrameStart, InputEvent, Place, Rest
 from calibration.table import TABLE, TableSpec, colour_of
 from vision.events.analysis import white_first
-from vision.events.config import GRAVITY, MAX_BALL_SPEED, SLIDING_FRICTION, EventConfig
+from vision.events.buffer import TrackFrame, still_mean
+from vision.events.config import EventConfig
 from vision.events.geometry import pocket_entry
 from vision.events.kinematics import fit_motion
+from vision.events.replaced import Replaced
 from vision.events.stroke import StrokeFrames, analyse_stroke
 from vision.tracks import Tracks, TrackState
 
@@ -78,21 +80,6 @@ class Phase(Enum):
     STARTING = "starting"
     AT_REST = "at_rest"
     MOVING = "moving"
-
-
-@dataclass(frozen=True)
-class _Frame:
-    index: int
-    t: float
-    position: FloatArray
-    state: npt.NDArray[np.int8]
-    hidden: FloatArray | None = None
-    #: Which balls were measured in this frame; computed once (it is read for every ball of
-    #: every buffered frame, each frame: as a property it was most of the inferer's time).
-    seen: npt.NDArray[np.bool_] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "seen", self.state == int(TrackState.SEEN))
 
 
 class EventInferer:
@@ -129,7 +116,7 @@ class EventInferer:
         self.striker = striker
         self.phase = Phase.STARTING
         self.rest = np.full((len(self.names), 2), np.nan)
-        self._frames: list[_Frame] = []
+        self._frames: list[TrackFrame] = []
         self._stroke_from = 0
         # Index in the buffer where every ball was first found settled, and their means then.
         self._settled_at: int | None = None
@@ -189,7 +176,7 @@ class EventInferer:
                     f"frame {frame_index}: hidden must have shape ({len(self.cfg.table.pockets)},), "
                     f"got {view.shape}"
                 )
-        frame = _Frame(frame_index, float(t), pos, st, view)
+        frame = TrackFrame(frame_index, float(t), pos, st, view)
         if self._absent_at_open is None:
             self._absent_at_open = st == TrackState.ABSENT
         prev = self._frames[-1] if self._frames else None
@@ -222,29 +209,8 @@ class EventInferer:
         return []
 
     # ---- phases --------------------------------------------------------------------------
-    def _window(self) -> list[_Frame]:
+    def _window(self) -> list[TrackFrame]:
         return self._frames[-self.cfg.rest_frames :]
-
-    def _still_mean(
-        self, frames: Sequence[_Frame], b: int, min_seen: int, creep: bool = True
-    ) -> FloatArray | None:
-        """Mean position of ball ``b`` over ``frames`` when it was seen in at least
-        ``min_seen`` of them and stayed within the still radius (and, with ``creep``, its
-        fitted speed passes the creep test); otherwise ``None``."""
-        pts = np.array([f.position[b] for f in frames if f.seen[b]])
-        if len(pts) < max(min_seen, 1):
-            return None
-        mean = pts.mean(axis=0)
-        if float(np.max(np.hypot(*(pts - mean).T))) > self.cfg.still_mm:
-            return None
-        if creep and len(pts) >= 3:
-            ts = np.array([f.t for f in frames if f.seen[b]])
-            ts = ts - ts.mean()
-            slope = (ts @ (pts - mean)) / float(ts @ ts)
-            if float(np.hypot(*slope)) > self.cfg.rest_speed_mm_s:
-                return None  # creeping to a stop: not at rest yet
-        out: FloatArray = mean
-        return out
 
     def _starting(self) -> list[InputEvent]:
         if len(self._frames) < self.cfg.rest_frames:
@@ -292,11 +258,11 @@ class EventInferer:
         self._begin_stroke()
         return out
 
-    def _start_event(self, window: Sequence[_Frame], force: bool) -> list[InputEvent]:
+    def _start_event(self, window: Sequence[TrackFrame], force: bool) -> list[InputEvent]:
         positions: dict[str, tuple[float, float]] = {}
         placed: list[InputEvent] = []
         for b, name in enumerate(self.names):
-            mean = self._still_mean(window, b, min_seen=(len(window) + 1) // 2)
+            mean = still_mean(self.cfg, window, b, min_seen=(len(window) + 1) // 2)
             if mean is None:
                 if all(not f.seen[b] for f in window):
                     last = window[-1]
@@ -309,7 +275,7 @@ class EventInferer:
                 elif not force:
                     return []
                 else:
-                    mean = self._still_mean(window, b, min_seen=1, creep=False)
+                    mean = still_mean(self.cfg, window, b, min_seen=1, creep=False)
                     if mean is None:
                         mean = next(f.position[b] for f in reversed(window) if f.seen[b])
             self.rest[b] = mean
@@ -381,7 +347,7 @@ class EventInferer:
             if all(f.state[b] == TrackState.ABSENT for f in window):
                 self.rest[b] = np.nan  # picked up (a colour to re-spot, the white in hand)
                 continue
-            mean = self._still_mean(window, b, min_seen=(len(window) + 1) // 2)
+            mean = still_mean(self.cfg, window, b, min_seen=(len(window) + 1) // 2)
             if mean is None:
                 continue
             moved = float(np.hypot(*(mean - self.rest[b]))) if not np.isnan(self.rest[b, 0]) else np.inf
@@ -400,7 +366,7 @@ class EventInferer:
                 self._handled[b] = self._hidden[b] = False
         return out
 
-    def _rolling_off(self, frames: Sequence[_Frame]) -> bool:
+    def _rolling_off(self, frames: Sequence[TrackFrame]) -> bool:
         """Whether a ball other than the white is rolling away from its rest position (over
         half a radius from it, further at each of its last three sightings, by more than
         the noise each time) while the white's track stays put: the white was struck and
@@ -421,7 +387,7 @@ class EventInferer:
                 return True
         return False
 
-    def _unseen_while_on(self, frames: Sequence[_Frame], prev: _Frame) -> bool:
+    def _unseen_while_on(self, frames: Sequence[TrackFrame], prev: TrackFrame) -> bool:
         """Whether the white went unmeasured between ``prev`` and the newest frame while the
         tracker still held it on the table (predicted, never absent)."""
         w = self._white
@@ -466,16 +432,16 @@ class EventInferer:
         for b in range(len(self.names)):
             if b == self._white or np.isnan(self.rest[b, 0]) or not all(f.seen[b] for f in before):
                 continue
-            mean = self._still_mean(before, b, min_seen=len(before))
+            mean = still_mean(self.cfg, before, b, min_seen=len(before))
             if mean is not None and cfg.move_mm < float(np.hypot(*(mean - self.rest[b]))) <= cfg.replace_mm:
                 self.rest[b] = mean
 
-    def _settled(self, b: int, frames: Sequence[_Frame], window: Sequence[_Frame]) -> bool:
+    def _settled(self, b: int, frames: Sequence[TrackFrame], window: Sequence[TrackFrame]) -> bool:
         """Whether ball ``b`` no longer holds up the rest."""
         cfg = self.cfg
         n_seen = sum(1 for f in window if f.seen[b])
         if n_seen > 0:
-            return self._still_mean(window, b, min_seen=max(2, (len(window) + 1) // 2)) is not None
+            return still_mean(self.cfg, window, b, min_seen=max(2, (len(window) + 1) // 2)) is not None
         seen = [f for f in frames if f.seen[b]]
         if not seen:
             return True
@@ -538,9 +504,11 @@ class EventInferer:
         outcome = analyse_stroke(sf, cfg, final_window=len(window), t_min=self._t_last)
         events: list[InputEvent] = list(outcome.events)
         w = self._white
-        rolled = self._rolled_in_hand(outcome.events, window)
+        # Was it a stroke at all? (see vision.events.replaced)
+        judge = Replaced(self.cfg, self.names, self.rest, self._white, self._in_hand)
+        rolled = judge.rolled_in_hand(outcome.events, window)
         if rolled is None:
-            rolled = self._jumped(outcome.events, frames, window)
+            rolled = judge.jumped(outcome.events, frames, window)
         if rolled is not None:
             # The white in hand nudged round the D by a hand, or re-found by the tracker a
             # jump away: a placement, not a stroke. Back where it rested, nothing happened;
@@ -563,7 +531,7 @@ class EventInferer:
             if name in outcome.gone:
                 self.rest[b] = np.nan
                 continue
-            mean = self._still_mean(window, b, min_seen=1)
+            mean = still_mean(self.cfg, window, b, min_seen=1)
             if mean is None:
                 seen = [f for f in frames if f.seen[b]]
                 if frames[-1].state[b] == TrackState.PREDICTED:
@@ -589,7 +557,7 @@ class EventInferer:
         self._in_hand = False
         return events
 
-    def _hidden_of(self, frames: Sequence[_Frame]) -> FloatArray | None:
+    def _hidden_of(self, frames: Sequence[TrackFrame]) -> FloatArray | None:
         """The stroke's ``(F, P)`` hidden shares (NaN in frames without them), or ``None``
         when no frame of it was measured."""
         if all(f.hidden is None for f in frames):
@@ -597,202 +565,7 @@ class EventInferer:
         none = np.full(len(self.cfg.table.pockets), np.nan)
         return np.array([none if f.hidden is None else f.hidden for f in frames])
 
-    def _rolled_in_hand(self, events: Sequence[InputEvent], window: Sequence[_Frame]) -> FloatArray | None:
-        """The white's new position when a "stroke" was a hand rolling the white in hand
-        about the D: it was placed there since the last stroke (Section 3 Rule 9(c): in hand
-        it may be moved until played), it touched nothing, and it stopped inside the D. A
-        real stroke that touches nothing and stays in the D is not told apart (it would be a
-        foul with no ball hit: a rare weak miss)."""
-        w = self._white
-        if w < 0 or not self._in_hand or any(not isinstance(e, Strike) for e in events):
-            return None
-        mean = self._still_mean(window, w, min_seen=1)
-        tol = self.cfg.still_mm
-        if mean is None or np.isnan(self.rest[w, 0]):
-            return None
-        table = self.cfg.table
-        start = self.rest[w]
-        if not (
-            table.in_d(float(mean[0]), float(mean[1]), tol=tol)
-            and table.in_d(float(start[0]), float(start[1]), tol=tol)
-        ):
-            return None
-        return mean
-
-    def _jumped(
-        self, events: Sequence[InputEvent], frames: Sequence[_Frame], window: Sequence[_Frame]
-    ) -> FloatArray | None:
-        """The white's new position when it got there without a path: no ball on cloth does.
-
-        Struck, it leaves at a speed that carries it many times one frame's travel (friction
-        takes at most ``SLIDING_FRICTION * g``), so half or more of its whole move made in a
-        single frame, touching nothing, is the tracker re-finding it (a track stuck while the
-        white crept on, a centroid pulled by the cue and let go). And a white seen only where
-        it stood and where it ends, out of sight in between, was carried there by a hand
-        (the white in hand put down, then moved; a hand settles it within half a radius,
-        and moves no other ball).
-        The new position is passed on as a ``place`` so the referee's positions (and
-        touching) follow.
-        """
-        w = self._white
-        if w < 0 or np.isnan(self.rest[w, 0]):
-            return None
-        mean = self._still_mean(window, w, min_seen=1)
-        if mean is None:
-            return None
-        cfg = self.cfg
-        total = float(np.hypot(*(mean - self.rest[w])))
-        if total <= cfg.place_mm:
-            # Left its spot by half a radius (the strike test) and back on it, touching
-            # nothing: a ball rolling free never turns back (a cue's draw slows it, no cue
-            # gives the spin to reverse it), so the track left it, not the ball (a cue tip
-            # over the white dragged its measured centre away and let go: a rendered clearance
-            # called a miss on a white that never moved). A ball whose track went no ball's
-            # way moved nothing (a rendered red-then-colour, seed 103, broadcast camera: the
-            # green under the striker's arm, its track riding the arm about, "hit a cushion").
-            astray = {b for b in range(len(self.names)) if b != w and self._astray(b, frames)}
-            touched = any(
-                not isinstance(e, Strike) and not {self.names.index(n) for n in _balls_of(e)} <= astray
-                for e in events
-            )
-            return mean if not touched and self._others_stayed(window, astray) else None
-        seen = [f for f in frames if f.seen[w]]
-        off = [float(np.hypot(*(f.position[w] - self.rest[w]))) > cfg.still_mm for f in seen]
-        k = off.index(True) if any(off) else None  # its first sighting off the spot
-        if k is not None:
-            near_end = all(float(np.hypot(*(f.position[w] - mean))) <= cfg.strike_mm for f in seen[k:])
-            if near_end and k > 0 and seen[k].index - seen[k - 1].index > 2 and self._others_stayed(window):
-                return mean  # out of sight, then seen only about where it ends: carried
-        if self._white_touched(events, frames, mean):
-            return None
-        if k is not None and self._leapt(seen, k, mean) and self._others_stayed(window):
-            return mean
-        for a, b in itertools.pairwise(seen):
-            if b.index - a.index != 1:
-                continue
-            step = float(np.hypot(*(b.position[w] - a.position[w])))
-            if step >= max(2.0 * cfg.move_mm, 0.5 * total):
-                after = [f.position[w] for f in seen if f.index >= b.index]
-                if all(float(np.hypot(*(p - mean))) <= cfg.strike_mm for p in after):
-                    return mean
-                spread = max(float(np.hypot(*(p - b.position[w]))) for p in after)
-                if spread < step - cfg.move_mm and self._stops_short(step - cfg.move_mm, spread):
-                    return mean
-        return None
-
-    def _white_touched(self, events: Sequence[InputEvent], frames: Sequence[_Frame], end: FloatArray) -> bool:
-        """Whether anything can have stopped or turned the white in a stroke of ``events`` and
-        ``frames`` that ended with the white at rest at ``end``: a contact of its own (a ball,
-        a cushion, a pocket); a contact of a ball whose track went a ball's way, which only a
-        contact sets moving (the white's, its track lost: Task2 clip 6); or a ball that rested
-        before the stroke within a diameter and ``strike_mm`` of ``end`` (a white that stops
-        dead behind the ball it hit, the contact unseen).
-
-        Why not any contact: a ball whose track moved faster than any ball moves
-        (:meth:`_astray`) was not followed by it, and its contacts are its track's (a
-        rendered red-then-colour, seed 103: the green, lost on the green
-        cloth and held still on a false blob, was re-found a metre off on its way to a cushion
-        just as the white's frozen track caught up with it 38 mm on; the green's cushion kept
-        that jump as a stroke, a foul and a miss).
-        """
-        w = self._white
-        white = self.names[w]
-        moved: set[str] = set()
-        for e in events:
-            if isinstance(e, Collision):
-                if white in e.balls:
-                    return True
-                moved.update(e.balls)
-            elif isinstance(e, Cushion | Pot):
-                if e.ball == white:
-                    return True
-                moved.add(e.ball)
-        if any(not self._astray(self.names.index(b), frames) for b in moved if b in self.names):
-            return True
-        others = np.arange(len(self.names)) != w
-        d = np.hypot(*(self.rest[others] - end).T)
-        return bool(np.any(d <= 2.0 * self.cfg.radius + self.cfg.strike_mm))
-
-    def _astray(self, b: int, frames: Sequence[_Frame]) -> bool:
-        """Whether ball ``b``'s track moved, somewhere in ``frames``, faster than any ball
-        moves: between two of its sightings (its rest position counting as one at the first
-        frame) by more than ``MAX_BALL_SPEED`` over the time between, and ``still_mm``. Such a
-        track was somewhere it was not on its ball then (a ball lost on the green cloth and
-        held on a false blob; a track that rode a player's arm about)."""
-        pts = [(f.t, f.position[b]) for f in frames if f.seen[b]]
-        if not np.isnan(self.rest[b, 0]) and frames:
-            pts.insert(0, (frames[0].t, self.rest[b]))
-        for (t0, p0), (t1, p1) in itertools.pairwise(pts):
-            dt = max(t1 - t0, self.cfg.dt)
-            if float(np.hypot(*(p1 - p0))) > self.cfg.still_mm + MAX_BALL_SPEED * dt:
-                return True
-        return False
-
-    def _stops_short(self, step_mm: float, left_mm: float) -> bool:
-        """Whether a ball that moved ``step_mm`` in one frame cannot have stopped within
-        ``left_mm`` of there, touching nothing: the cloth slows it by at most
-        ``SLIDING_FRICTION * g``, so from speed ``v`` it goes ``v^2 / (2 mu g)`` further (the
-        measurement's noise, ``still_mm``, allowed for).
-
-        Why: a track re-measured a few pixels off a resting white jitters between where the
-        measurements put it (a rendered in-off, seed 103: the white carried at rest where its
-        creep was last measured, then measured 24 mm off by the whole-table search, 14 mm
-        back by its own search and 29 mm off by the next settle), so its positions after the
-        jump need not all lie within ``strike_mm`` of where it ends; but a white that left at
-        24 mm a frame (1.4 m/s) rolls 0.3 m at least, never 10 mm. (The caller also wants the
-        track after the jump to stay within the jump's own length of where it landed: a track
-        back off the cue onto a white rolling slowly on is not a jump of the white's.)
-        """
-        if step_mm <= 0:
-            return False
-        v = step_mm * self.cfg.fps
-        return v * v / (2.0 * SLIDING_FRICTION * GRAVITY) > left_mm + self.cfg.still_mm
-
-    def _leapt(self, seen: Sequence[_Frame], k: int, end: FloatArray) -> bool:
-        """Whether the white's track left its rest position (first off it at ``seen[k]``) faster
-        than the ball then went on: its step off the spot (per frame, across any frames it went
-        unmeasured) more than twice its next step, by more than the noise of both, and landing
-        nearer ``end`` (where it comes to rest) than half its whole move, in a stroke that
-        touched nothing. (A track
-        that jumps onto the cue behind the white and comes back to follow the ball lands
-        elsewhere: that stroke stands.)
-
-        Why: between contacts only the cloth slows a ball, by at most ``SLIDING_FRICTION * g``
-        (a few millimetres a second in one frame), so a struck white's second step is nearly as
-        long as its first. A track that jumps off the resting white onto a cue's tip or a
-        bridge hand a few pixels away (the far end of a broadcast view: 40 cm in two frames)
-        and then follows the hand about at a hand's pace did not follow a ball.
-        """
-        cfg = self.cfg
-        w = self._white
-        if k == 0 or k + 1 >= len(seen):
-            return False
-        a, b, c = seen[k - 1], seen[k], seen[k + 1]
-        first = float(np.hypot(*(b.position[w] - a.position[w]))) / (b.index - a.index)
-        then = float(np.hypot(*(c.position[w] - b.position[w]))) / (c.index - b.index)
-        total = float(np.hypot(*(end - self.rest[w])))
-        landed = float(np.hypot(*(b.position[w] - end))) < 0.5 * total
-        return landed and first > 2.0 * then + 2.0 * cfg.move_mm
-
-    def _others_stayed(self, window: Sequence[_Frame], astray: set[int] | None = None) -> bool:
-        """Whether the white was in hand (only a hand moves it then) or every other ball
-        still rests where it rested before: a white lost for its whole roll that stopped
-        dead behind the ball it hit moved that ball; a hand moves nothing else. A ball unseen
-        through the window that the tracker still holds on the table (a red inside the pack)
-        is where the tracker holds it; the balls ``astray`` (:meth:`_astray`) are left out."""
-        if self._in_hand:
-            return True
-        for b in range(len(self.names)):
-            if b == self._white or np.isnan(self.rest[b, 0]) or (astray is not None and b in astray):
-                continue
-            mean = self._still_mean(window, b, min_seen=1, creep=False)
-            if mean is None and all(f.state[b] == TrackState.PREDICTED for f in window):
-                mean = window[-1].position[b]
-            if mean is None or float(np.hypot(*(mean - self.rest[b]))) > self.cfg.place_mm:
-                return False
-        return True
-
-    def _touch_ambiguous(self, frames: Sequence[_Frame]) -> bool:
+    def _touch_ambiguous(self, frames: Sequence[TrackFrame]) -> bool:
         """Whether a gap between the white and another ball, measured from ``frames``, lies
         within ``touch_band_sigmas`` of its own noise of the touching threshold: only then is
         waiting for more frames worth the latency (see ``EventConfig.touch_band_sigmas``)."""
@@ -800,14 +573,14 @@ class EventInferer:
         w = self._white
         if w < 0 or cfg.noise_mm <= 0:
             return False
-        wm = self._still_mean(frames, w, min_seen=1)
+        wm = still_mean(self.cfg, frames, w, min_seen=1)
         if wm is None:
             return False
         var_w = self._scatter(frames, w)
         for b in range(len(self.names)):
             if b == w:
                 continue
-            bm = self._still_mean(frames, b, min_seen=1)
+            bm = still_mean(self.cfg, frames, b, min_seen=1)
             if bm is None:
                 continue
             gap = float(np.hypot(*(wm - bm))) - 2.0 * cfg.radius
@@ -816,7 +589,7 @@ class EventInferer:
                 return True
         return False
 
-    def _scatter(self, frames: Sequence[_Frame], b: int) -> float:
+    def _scatter(self, frames: Sequence[TrackFrame], b: int) -> float:
         """Variance (mm^2) of ball ``b``'s mean position over ``frames`` along any direction,
         from the scatter of its own samples: averaging more frames narrows a gap only as far
         as the samples vary. A tracker whose positions of a ball at rest hardly move from
@@ -827,8 +600,8 @@ class EventInferer:
             return self.cfg.noise_mm**2 / max(len(pts), 1)
         return float(np.mean(np.var(pts, axis=0, ddof=1))) / len(pts)
 
-    def _mean_or_nan(self, frames: Sequence[_Frame], b: int) -> FloatArray:
-        mean = self._still_mean(frames, b, min_seen=1)
+    def _mean_or_nan(self, frames: Sequence[TrackFrame], b: int) -> FloatArray:
+        mean = still_mean(self.cfg, frames, b, min_seen=1)
         return np.full(2, np.nan) if mean is None else mean
 
     def _changed(self) -> bool:
@@ -875,15 +648,6 @@ class EventInferer:
             self._t_last = e.t
             out.append(e)
         return out
-
-
-def _balls_of(e: InputEvent) -> tuple[str, ...]:
-    """The balls an event names (none for a strike or a rest)."""
-    if isinstance(e, Collision):
-        return e.balls
-    if isinstance(e, Cushion | Pot | Place):
-        return (e.ball,)
-    return ()
 
 
 def infer_tracks(
