@@ -71,6 +71,15 @@ class ScheduleConfig:
             pushed 6.5 mm by the white (0.25 radii, a pixel) was found moved only as the event
             stage took the rest, and the gap came out 0.8 mm: TOUCHING BALL called.
         push_cos: ... within this cosine of straight away from it.
+        depart_radii: least shift (ball radii) of a resting cue ball's picture since it came to
+            rest (:mod:`vision.tracking.shift`) that, growing over ``depart_shifts`` frames away
+            from the cue, is its departure: over ten times the shift measured on a still ball
+            under a cue's tip (0.01-0.03 px on the 1080p60 renders), under the first frames of the
+            gentlest stroke's travel (a free ball's white at the far end of a broadcast view: 0.4,
+            then 0.6 px, a radius of 10). ``push_radii`` (0.2), the detector's noise, was read
+            13 frames after the strike, or never.
+        depart_shifts: consecutive measurements of that shift, each farther than the one before,
+            that make a departure (the first of them may be the ball still on its spot).
         side_decay: share of the remembered side of the changes round a disturbed resting cue ball
             kept per frame it is disturbed again (the latest, the cue's feathering, count most;
             a hand that placed the ball seconds before, least).
@@ -156,6 +165,8 @@ class ScheduleConfig:
     push_radii: float = 0.2
     nudge_radii: float = 0.1
     push_cos: float = 0.7
+    depart_radii: float = 0.05
+    depart_shifts: int = 3
     pack_radii: float = 2.5
     pack_speed: float = 0.5
     ghost_rest: int = 15

@@ -45,6 +45,7 @@ from vision.tracking.pushes import pushable
 from vision.tracking.respot import SpotWatch
 from vision.tracking.rest_report import SPOT_HELD_RADII, at_rest, confirm, reported_spot, search_offset
 from vision.tracking.schedule import ScheduleConfig
+from vision.tracking.shift import RestPatch, departing, patch_shift, rest_patch
 from vision.tracking.strays import strayed_to
 from vision.tracking.streaks import find_streaks, pick_ghost
 from vision.tracking.thumbs import changed as _changed
@@ -234,6 +235,22 @@ class VideoTracker:
         # heading, for the creep test, is from there (its measured velocity wobbles across);
         # and per ball, its heading when it was last seen rolling (see _creeps_along).
         self._origin = np.full((len(tracker.state.names), 2), np.nan)
+        # Per cue ball, its picture where it rests addressed (see vision.tracking.shift; None:
+        # none taken) and the thumbnail of that frame; the
+        # picture's shifts measured on the frames since (the last ``depart_shifts``) and the
+        # frame count of the last one; whether it is followed by them while it creeps on; and
+        # where it last crept from (see _shifted).
+        self._patch: list[RestPatch | None] = [None] * len(tracker.state.names)
+        self._patch_thumb: list[npt.NDArray[np.int16] | None] = [None] * len(tracker.state.names)
+        self._shifts: list[list[FloatArray]] = [[] for _ in tracker.state.names]
+        self._shift_frame = np.full(len(tracker.state.names), _NEVER, np.int64)
+        self._following = np.zeros(len(tracker.state.names), bool)
+        self._crept_from = np.full((len(tracker.state.names), 2), np.nan)
+        # Per cue ball, where its picture's shift last put it (NaN: nowhere yet; see _shifted).
+        self._shifted_to = np.full((len(tracker.state.names), 2), np.nan)
+        # This frame's velocity (pixels a frame) of a cue ball that its picture's shift found
+        # rolling faster than a creep (NaN: none; see _shifted): its track's velocity from here.
+        self._rolling_at = np.full((len(tracker.state.names), 2), np.nan)
         self._heading = np.zeros((len(tracker.state.names), 2))
         self._settle_at = np.full((len(tracker.state.names), 2), np.nan)
         # Per ball, its track's radius over the detector's where the tracker was seeded (1: off
@@ -317,6 +334,7 @@ class VideoTracker:
         periodic = sch.full_every > 0 and self.frames % sch.full_every == 0
         self.frames += 1
         self.departed[:] = False
+        self._rolling_at[:] = np.nan
         self._settle_at[:] = np.nan
         self._left = []
         self._left_looks = []
@@ -439,6 +457,9 @@ class VideoTracker:
             # Found a frame or more late (its departure unseen), its step spans those frames and
             # part of the stroke's first.
             step = (new.pos - state.pos) / np.maximum(1.0, state.unseen + 0.5)[:, None]
+            # (Or, found leaving by its picture's shift, the shift's last step: see _shifted.)
+            measured = np.all(np.isfinite(self._rolling_at), axis=1)
+            step = np.where(measured[:, None], self._rolling_at, step)
             new = replace(new, vel=np.where(left[:, None], step, new.vel))
             self.tracker.state = new
         self._report_at_rest(new)
@@ -643,14 +664,32 @@ class VideoTracker:
             still = speed[i] < sch.rest_speed and state.unseen[i] == 0
             ref = self._ref[i]
             quiet = ref is not None and not _changed(thumb, ref, box, sch.change)
+            # A cue ball at rest whose picture's shift since it came to rest says it left, or
+            # creeps on: measured there (see _shifted), disturbed or not.
+            shifted = None
+            if self._cue_ball[i] and still:
+                shifted = self._shifted(frame, state, i, thumb, box, anchored)
+            if shifted is not None and np.all(np.isfinite(self._rolling_at[i])):
+                # Rolling faster than a creep: followed from here as a struck ball, by its
+                # motion and its search, from where its picture moved to.
+                left_at = BallDetections.build(shifted[None, :], [float(r)], colour=state.colour[i : i + 1])
+                self._left.append(left_at)
+                self._left_looks.append(np.full((1, 3), np.nan))
+                self.departed[i] = True
+                self._anchor[i] = np.nan
+                self._ref[i] = thumb
+                self._settled[i] = False
+                parts.append(left_at)
+                looks.append(np.full((1, 3), np.nan))
+                continue
             # Found rolled on from where it is carried (see _strayed_to): the detector's blob of it.
             stray: BallDetections | None = None
             strayed = False
             # A faint ball (its leaving may not show in the thumbnail) that a moving ball can reach
             # is measured by the detector instead, still or not (see ``_faint``).
             exposed = still and quiet and self._faint[i] and self._struck(state, i, speed)
-            if still and quiet and not exposed:
-                at = state.pos[i : i + 1]
+            if still and (quiet or shifted is not None) and not exposed:
+                at = state.pos[i : i + 1] if shifted is None else shifted[None, :]
                 self._carried[i] = True
                 nudged = self._recheck_left[i] > 0 and self._recheck_left[i] % sch.settle_every == 0
                 self._recheck_left[i] = max(0, self._recheck_left[i] - 1)
@@ -660,7 +699,13 @@ class VideoTracker:
                     # (_pushed decides; if not, it stays at its anchor.)
                     self._settled[i] = False
                     self._rested_img[i] = None
-                if not self._settled[i]:
+                if shifted is not None:
+                    # Measured where its picture moved to, to a fraction of a pixel: the
+                    # detector's centre, to a pixel, would take it back and forth.
+                    self._settled[i] = True
+                    self._settle_at[i] = shifted
+                    self._ref[i] = thumb
+                elif not self._settled[i]:
                     self._settled[i] = True
                     self._resting[i] = 0
                     if self._rest_again(i, state.pos[i], thumb):
@@ -740,6 +785,7 @@ class VideoTracker:
                         self._recheck_given[i] = False
                     self._anchor[i] = at[0]
                     self._anchor_age[i] += 1
+                    self._take_patch(frame, state, i, thumb)
                     held.append(i)
                     held_at.append(at[0])
                     continue
@@ -1028,6 +1074,140 @@ class VideoTracker:
             return True
         normal = self._cushion_normal(at, r)
         return normal is not None and _creeps(step, bounced(heading, normal), least)
+
+    def _shifted(
+        self,
+        frame: Image,
+        state: TrackerState,
+        i: int,
+        thumb: npt.NDArray[np.int16],
+        box: tuple[int, int, int, int],
+        anchored: bool,
+    ) -> FloatArray | None:
+        """Where cue ball ``i``, at rest, is this frame when its picture's shift since it came
+        to rest (:mod:`vision.tracking.shift`) says it left its spot or creeps on (None: it did
+        not, or the shift could not be measured: the usual measurements stand).
+
+        Addressed (anchored where its picture was taken, not struck since), it left when the
+        shift grows away from the cue for ``depart_shifts`` frames past ``depart_radii``
+        (:func:`~vision.tracking.shift.departing`): then it is struck, and from there followed
+        by the shift, its picture taken again every :data:`REPATCH_RADII` radii, while it rolls
+        to rest (``settle_for`` frames with no creep of ``settle_move`` radii). A step of
+        ``rest_speed`` or more a frame hands it to the tracker's motion and search
+        (:meth:`_rolls_on`). Why: a gentle
+        stroke at the far end of a steep view moves the white a fifth of a pixel a frame, under
+        the cue's tip that followed through; the detector's centre (to a pixel, and dragged by
+        the tip) and the search's (held to the spot within ``hold_radii``) found its departure
+        13 frames late or never, and its creep to the ball it struck not at all (a rendered
+        1080p60 free ball, broadcast camera: no strike, no first contact).
+        """
+        sch = self.schedule
+        r = float(state.radius[i])
+        if self._shift_frame[i] != self.frames - 1:
+            self._shifts[i] = []
+            if self._following[i]:
+                self._stop_following(i)
+        self._shift_frame[i] = self.frames
+        patch = self._patch[i]
+        others = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
+        rests_there = patch is not None and anchored and np.allclose(patch.centre, self._anchor[i], atol=1e-6)
+        if self._following[i]:
+            moved = not np.allclose(state.pos[i], self._shifted_to[i], atol=SHIFTED_PX)
+            if patch is None or not self._rolled[i] or not self._shifts[i] or moved:
+                # (Moved since by another measurement, a whole-table search's: the shift, taken
+                # from a picture where the track then stood, no longer says where the ball is; a
+                # white's track put on the cue's tip, a rendered 1080p60 break-off, was put back
+                # there by it after the whole-table search had found the white, and a second
+                # placing of the white was read.)
+                self._stop_following(i)
+                return None
+            shift = patch_shift(frame, patch, self._shifts[i][-1])
+            if shift is None:
+                self._stop_following(i)
+                return None
+            at: FloatArray = patch.centre + shift.d
+            if float(np.hypot(*(at - state.pos[i]))) >= sch.rest_speed:
+                return self._rolls_on(i, at, at - state.pos[i])
+            self._shifts[i] = [shift.d]
+            if float(np.hypot(*shift.d)) > REPATCH_RADII * r:
+                again = rest_patch(frame, at, r, state.pos[others], state.radius[others])
+                if again is None:
+                    self._stop_following(i)
+                    return None
+                self._patch[i], self._shifts[i] = again, [np.zeros(2)]
+            step = at - self._crept_from[i]
+            n = float(np.hypot(*step))
+            if n > sch.settle_move * r:
+                # Crept on: still rolling to a stop, and it may push what it rolled up to.
+                self._heading[i] = step / n
+                self._crept_from[i] = at
+                self._resting[i] = 0
+                self._anchor_age[i] = 0
+                self._recheck_beside(state, i, at)
+            self._shifted_to[i] = at
+            return at
+        if self._struck_white[i] or patch is None or not rests_there:
+            self._shifts[i] = []
+            return None
+        seen = self._patch_thumb[i]
+        if seen is not None and not _changed(thumb, seen, box, sch.settle_change):
+            d = np.zeros(2)  # (the picture round it as it was: not moved)
+        else:
+            found = patch_shift(frame, patch, self._shifts[i][-1] if self._shifts[i] else None)
+            if found is None:
+                self._shifts[i] = []
+                return None
+            d = found.d
+        self._shifts[i] = (self._shifts[i] + [d])[-sch.depart_shifts :]
+        if len(self._shifts[i]) < sch.depart_shifts or not departing(
+            self._shifts[i], sch.depart_radii * r, -self._cue_side[i], sch.push_cos
+        ):
+            return None
+        at = patch.centre + d
+        self._struck_white[i] = True
+        self._rolled[i] = True
+        self._origin[i] = patch.centre
+        self._heading[i] = d / float(np.hypot(*d))
+        self._recheck_left[i] = 0
+        last = d - self._shifts[i][-2]
+        if float(np.hypot(*last)) >= sch.rest_speed:
+            return self._rolls_on(i, at, last)
+        self._following[i] = True
+        self._crept_from[i] = at
+        self._shifted_to[i] = at
+        self._resting[i] = 0
+        self._anchor_age[i] = 0
+        return at
+
+    def _rolls_on(self, i: int, at: FloatArray, step: FloatArray) -> FloatArray:
+        """Cue ball ``i``, found by its picture's shift at ``at``, its last step ``step`` a frame
+        (at least ``rest_speed``), is left to the tracker's motion and search from here: a ball
+        that fast is no longer carried at rest, and the shift, measured against a picture taken
+        again every few pixels, drifts behind it (a rendered 1080p60 touching ball: a normal
+        stroke's white followed by it 14 mm behind for four seconds)."""
+        self._stop_following(i)
+        self._rolling_at[i] = step
+        return at
+
+    def _stop_following(self, i: int) -> None:
+        """Ball ``i`` is no longer followed by its picture's shift (see :meth:`_shifted`)."""
+        self._following[i] = False
+        self._patch[i] = None
+        self._shifts[i] = []
+
+    def _take_patch(self, frame: Image, state: TrackerState, i: int, thumb: npt.NDArray[np.int16]) -> None:
+        """Take cue ball ``i``'s picture where it rests addressed, carried at its anchor (once
+        per anchor; not once struck), for :meth:`_shifted`."""
+        if not self._cue_ball[i] or self._struck_white[i] or self._following[i]:
+            return
+        a = self._anchor[i]
+        patch = self._patch[i]
+        if patch is not None and np.allclose(patch.centre, a, atol=1e-6):
+            return
+        others = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
+        self._patch[i] = rest_patch(frame, a, float(state.radius[i]), state.pos[others], state.radius[others])
+        self._patch_thumb[i] = thumb
+        self._shifts[i] = []
 
     def _cushion_normal(self, at: FloatArray, r: float) -> FloatArray | None:
         """The unit normal (pixels, pointing onto the bed) of the playing surface's edge nearest
@@ -1557,6 +1737,14 @@ def bounced(heading: FloatArray, normal: FloatArray) -> FloatArray:
 #: 40 mm on, was read as a new stroke touching nothing (a rendered clearance, seed 114). On a
 #: 1080p view (9 px in radius) a pixel is a ninth of a radius, well under a hand's drag.
 CREEP_ACROSS_PX = 1.0
+
+#: A cue ball followed by its picture's shift (:meth:`VideoTracker._shifted`) has its picture
+#: taken again where it is once the shift passes this many radii: the registration holds to
+#: :data:`~vision.tracking.shift.MAX_SHIFT_RADII`, and a ball creeping on goes farther.
+REPATCH_RADII = 0.4
+#: A followed cue ball's track farther than this (pixels) from where its picture's shift last
+#: put it was moved by another measurement since (see :meth:`VideoTracker._shifted`).
+SHIFTED_PX = 0.05
 
 
 def _creeps(step: FloatArray, heading: FloatArray, least: float) -> bool:
