@@ -21,7 +21,7 @@ from adjudicator.eventlog import Pot
 from calibration.table import TABLE
 from tests.events.scenes import simulate
 from vision.events.config import EventConfig
-from vision.events.exits import _in_jaws, speeds_up
+from vision.events.exits import speeds_up
 from vision.events.geometry import at_mouth, pocket_entry
 from vision.events.infer import infer_tracks
 from vision.events.kinematics import Motion
@@ -459,19 +459,3 @@ def test_a_colour_lost_far_short_and_gone_for_good_is_potted(
     lost, _ = lose_short(tracks, "pink", 450.0, state)
     expected = [("pink", "top_right")] if potted else []
     assert pots(infer_tracks(lost, noise_mm=NOISE, hidden=view(len(lost.times)))) == expected
-
-
-@pytest.mark.parametrize(
-    ("ys", "n"),
-    [
-        ([1700.0, 1720.0, 1740.0], 0),  # on the cloth, a radius and more short of the mouth
-        ([1700.0, 1740.0, 1760.0], 1),  # the newest over the jaws' rounding
-        ([1700.0, 1760.0, 1790.0], 2),
-        ([1760.0, 1700.0, 1720.0], 0),  # (only the newest count: a ball that came back out)
-    ],
-)
-def test_the_last_sightings_in_the_jaws_are_counted(ys: list[float], n: int) -> None:
-    """A ball rolling into the middle pocket: the newest of its centres between the jaws are the
-    ones its speed test leaves out (it drops there, and its image runs on)."""
-    p = np.column_stack([np.full(len(ys), 1784.5), ys])
-    assert _in_jaws(p, EventConfig.derive()) == n

@@ -56,19 +56,6 @@ def exits(an: Analysis, final_window: int) -> list[InputEvent]:
     return out
 
 
-def _in_jaws(p: FloatArray, cfg: EventConfig) -> int:
-    """How many of the newest centres ``p`` ``(N, 2)`` lie between a pocket's jaws, over them or
-    less than a radius short of their mouth line (:func:`~vision.events.geometry.past_mouth`,
-    a radius of slack each side as :func:`~vision.events.geometry.at_mouth` takes)."""
-    r = cfg.table.ball_radius
-    n = 0
-    for point in p[::-1]:
-        if not any(past_mouth(point, pocket, r, slack=r) >= -r for pocket in cfg.table.pockets.values()):
-            break
-        n += 1
-    return n
-
-
 def _before_glimpse(an: Analysis, b: int, idx: npt.NDArray[np.intp]) -> int:
     """The frame ball ``b`` was last seen on its own path: its last sighting, unless the
     track jumped further than its own motion takes it (twice its speed over the gap, and
@@ -482,11 +469,6 @@ def exit_after(
     else:
         model = an.pre_model(b, k_last) if breaks == an.breaks[b] else None
     since = t_s >= (struck[-1] if struck else -math.inf)
-    # The last sightings between a pocket's jaws are left out of the speed test: a ball over the
-    # jaws' rounding drops, and its image runs on faster (Task2 clip 8: a red seen once more
-    # there, its step twice the one before, was taken for a hand's track and its pot lost).
-    on_cloth = len(since) - _in_jaws(p_s, cfg)
-    since[on_cloth:] = False
     if model is None or model.is_still or speeds_up(t_s[since][-4 * w :], p_s[since][-4 * w :], cfg):
         return None
     speed = float(np.hypot(*model.velocity(t_last)))
