@@ -390,7 +390,7 @@ class LiveBalls:
         sch = self._video.schedule
         spots = spot_pixels(initial.names, lambda xy: cal.table_to_pixels(xy, TABLE.ball_radius))
         self._video.spot_watch = SpotWatch(spots, every=sch.settle_every, change=sch.change)
-        self._video.ball_geometry = self._ball_geometry
+        self._video.spots.ball_geometry = self._ball_geometry
         if self._pool is not None:
             self._pool.shutdown(wait=False)
             self._pool = None

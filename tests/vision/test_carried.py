@@ -371,4 +371,4 @@ def test_a_colour_misnamed_on_its_spot_is_taken_only_if_its_name_is_elsewhere(
     found = BallDetections.build(
         np.array([(101.0, 121.0)]), np.array([radius]), colour=np.array([named]), confidence=np.ones(1)
     )
-    assert bool(vt._named_elsewhere(found, 0, R)[0]) is taken
+    assert bool(vt.spots.named_elsewhere(found, 0, R)[0]) is taken

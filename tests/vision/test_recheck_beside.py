@@ -97,13 +97,13 @@ def test_the_balls_a_resting_ball_may_have_pushed_are_rechecked(
 def test_a_rechecked_ball_is_settled_anew_every_settle_every_frames_for_settle_for_frames() -> None:
     video = _video([(50.0, 40.0), (50.0 + 2 * R, 40.0)], [1, 100])
     settled: list[int] = []
-    real = video._settle
+    real = video.spots.settle
 
     def spy(frame: npt.NDArray[np.uint8], i: int, at: npt.NDArray[np.float64], r: float, colour: int):  # type: ignore[no-untyped-def]
         settled.append(video.frames)
         return real(frame, i, at, r, colour)
 
-    video._settle = spy  # type: ignore[method-assign]
+    video.spots.settle = spy  # type: ignore[method-assign]
     image = np.zeros((90, 160, 3), np.uint8)
     for _ in range(3):
         video.process(image)  # found, then carried at rest
@@ -159,18 +159,22 @@ def test_a_ball_the_whole_table_search_moved_in_a_pack_keeps_its_fine_change(
 ) -> None:
     other = (50.0 + 2 * R, 40.0) if beside else (50.0 + 6 * R, 40.0)
     video = _video([(50.0, 40.0), other], [100, 100])
-    video._spot_at[:] = video._anchor
+    video.spots.spot_at[:] = video._anchor
     change = np.array([0.3, -0.2])
-    video._spot[:] = video._anchor + change
-    video._limb[:] = limb
-    before = (video._spot.copy(), video._spot_at.copy())
+    video.spots.spot[:] = video._anchor + change
+    video.spots.limb[:] = limb
+    before = (video.spots.spot.copy(), video.spots.spot_at.copy())
     pos = video._anchor.copy()
     pos[0, 0] += move * R
-    video._carry_spots(pos, np.array([still, False]))
+    video.spots.carry_spots(pos, np.array([still, False]))
     if carried:
-        assert np.allclose(video._spot_at[0], pos[0]) and np.allclose(video._spot[0], pos[0] + change), name
-        reported = reported_spot(pos, video._spot, video._spot_at, np.full(2, R))
+        assert np.allclose(video.spots.spot_at[0], pos[0]) and np.allclose(
+            video.spots.spot[0], pos[0] + change
+        ), name
+        reported = reported_spot(pos, video.spots.spot, video.spots.spot_at, np.full(2, R))
         assert np.allclose(reported[0], pos[0] + change)
     else:
-        assert np.array_equal(video._spot, before[0]) and np.array_equal(video._spot_at, before[1]), name
-    assert np.array_equal(video._spot[1], before[0][1])  # (the other, not still, untouched)
+        assert np.array_equal(video.spots.spot, before[0]) and np.array_equal(
+            video.spots.spot_at, before[1]
+        ), name
+    assert np.array_equal(video.spots.spot[1], before[0][1])  # (the other, not still, untouched)

@@ -238,7 +238,7 @@ def find_balls(
     ``fine``: the balls of clusters are placed at their caps to a fraction of a pixel, each
     with the cap offset the lone balls near it show (:func:`split_blob`), and the prior is
     measured so (the spot a resting ball is reported at; see
-    :meth:`vision.tracking.video.VideoTracker._fine_spot`). ``fine_prior``: the fine prior
+    :meth:`vision.tracking.rest_spots.RestSpots.fine_spot`). ``fine_prior``: the fine prior
     is measured too, beside the usual one, as its :attr:`ClusterPrior.fine`.
     """
     blobs = Blobs.of(mask, model.box)

@@ -113,7 +113,7 @@ def cluster_box(points: FloatArray, at: FloatArray, reach: float) -> tuple[float
 
     Why: the detector splits a blob of touching balls by its outline as a whole, and a window
     that cuts the blob splits what it holds of it otherwise (see
-    :meth:`vision.tracking.video.VideoTracker._rest_window`).
+    :meth:`vision.tracking.rest_spots.RestSpots.rest_window`).
     """
     pts = points[np.all(np.isfinite(points), axis=1)]
     inside = np.zeros(len(pts), bool)

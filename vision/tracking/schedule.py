@@ -127,7 +127,7 @@ class ScheduleConfig:
             struck blacks of Task2 clips 6 and 12 had rested 22 and 42 frames.
         stray_radii: farthest (ball radii) from where a ball is carried at rest that a ball of its
             colour, found by the detector when it finds none there, is taken for it rolled on
-            (:meth:`~vision.tracking.video.VideoTracker._strayed_to`): the search window's
+            (:meth:`~vision.tracking.rest_spots.RestSpots.strayed_to`): the search window's
             margin (``margin_radii``), which the ball's gate search then covers.
         roll_speed: speed (pixels per frame) from which an object ball counts as rolled, and is
             re-settled when it comes to rest (the cue ball only after its stroke's departure: a

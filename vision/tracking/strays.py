@@ -2,7 +2,7 @@
 
 Why a module of its own: the video tracker carries a ball whose speed fell under ``rest_speed``
 at the spot it was last measured, and has the detector re-measure it there
-(:meth:`~vision.tracking.video.VideoTracker._settle`). A ball still rolling slowly (a red at
+(:meth:`~vision.tracking.rest_spots.RestSpots.settle`). A ball still rolling slowly (a red at
 the far end of a steep view, a fifth of a radius a frame, its measured speed wiped out by one
 biased measurement between two frames it was not found) is not at that spot any more: the
 detector finds nothing there and finds it a radius or so on. Which detection that is, is plain

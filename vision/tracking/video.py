@@ -19,15 +19,13 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.table import TABLE, Colour
-from vision.detection.detections import COLOURS, UNKNOWN, BallDetections, BallDetector
-from vision.detection.limb import limb_centre
+from calibration.table import TABLE
+from vision.detection.detections import UNKNOWN, BallDetections, BallDetector
 from vision.source import thumbnail
 from vision.tracking.appearance import disc_appearance, thumbnail_contrast
 from vision.tracking.bed import on_bed_filter
 from vision.tracking.departure import LAB_W, change_pull, find_departure
 from vision.tracking.detection_sets import (
-    cluster_box,
     concat,
     dedupe,
     hold,
@@ -35,7 +33,6 @@ from vision.tracking.detection_sets import (
     named_as_held,
     near,
     near_rows,
-    nearer_another,
     shadowed,
     window,
 )
@@ -43,10 +40,10 @@ from vision.tracking.local import search
 from vision.tracking.physics import Cushions
 from vision.tracking.pushes import pushable
 from vision.tracking.respot import SpotWatch
-from vision.tracking.rest_report import SPOT_HELD_RADII, at_rest, confirm, reported_spot, search_offset
+from vision.tracking.rest_report import at_rest, confirm, reported_spot, search_offset
+from vision.tracking.rest_spots import CUE_BALL, RED, FloatArray, Image, RestSpots
 from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.shift import RestPatch, departing, patch_shift, rest_patch
-from vision.tracking.strays import strayed_to
 from vision.tracking.streaks import find_streaks, pick_ghost
 from vision.tracking.thumbs import changed as _changed
 from vision.tracking.thumbs import thumb_box as _thumb_box
@@ -54,21 +51,6 @@ from vision.tracking.tracker import Tracker, TrackerState
 from vision.tracking.untouched import untouched
 from vision.tracks import TrackState
 
-FloatArray = npt.NDArray[np.float64]
-
-#: A resting ball with another ball's centre within this many radii is not fitted to its limb
-#: (:meth:`VideoTracker._limb_spot`): the rims facing the neighbour are not its own.
-LONE_RADII = 3.0
-#: The limb fit's centre is taken only where it lies farther than this (radii) from the
-#: detector's: nearer, the two agree within the limb's own scatter (a third of a pixel on the
-#: sample clips' lone balls at rest, by the chroma's 2x2 blocks along the rim).
-AGREE_RADII = 0.04
-Image = npt.NDArray[np.uint8]
-
-#: The event-log name of the cue ball, the one ball the cue touches.
-CUE_BALL = Colour.WHITE.value
-#: The detector's index of the one colour the table holds several balls of.
-RED = COLOURS.index(Colour.RED)
 #: Least confidence of a whole-table detection of a one-ball colour found away from where that
 #: ball is carried for it to say the ball is not there (see ``_unsupported``).
 ELSEWHERE_CONFIDENCE = 0.5
@@ -81,24 +63,6 @@ FAINT_CHANGES = 1.5
 RADIUS_STEP = 0.05
 #: A frame count far in the past: "never" for the per-ball frame counts (gone, unanchored).
 _NEVER = -(10**9)
-
-
-@runtime_checkable
-class RestMeasurer(Protocol):
-    """A detector that can re-measure the balls it found beside each other (see
-    :meth:`vision.detection.classical.ClassicalDetector.remeasure`)."""
-
-    def remeasure(
-        self,
-        image: Image,
-        det: BallDetections,
-        balls: FloatArray,
-        radii: FloatArray,
-        anchors: npt.NDArray[np.bool_],
-    ) -> BallDetections:
-        """``det`` with the detections of the ``anchors`` among the known ``balls`` (pixels and
-        radii) re-measured beside the other known balls."""
-        ...
 
 
 @runtime_checkable
@@ -168,6 +132,8 @@ class VideoTracker:
             None if region is None else surface_edge(region) if edge is None else edge
         )
         self.schedule = schedule or ScheduleConfig()
+        # The detector's fine measurements of balls at rest.
+        self.spots = RestSpots(detector, tracker, self.schedule, self._edge)
         # Per ball, the thumbnail of the frame it was last measured in (None: never): a ball is
         # carried as resting only while its surroundings still match that frame.
         self._ref: list[npt.NDArray[np.int16] | None] = [None] * len(tracker.state.names)
@@ -186,12 +152,6 @@ class VideoTracker:
         self._offset = np.full((len(tracker.state.names), 2), np.nan)
         # Per ball, consecutive frames it was searched and stayed where its search put it at rest.
         self._rest_run = np.zeros(len(tracker.state.names), np.int64)
-        # Per ball, its rest spot as the detector's finer measurement puts it (NaN: none).
-        self._spot = np.full((len(tracker.state.names), 2), np.nan)
-        # ... and the anchor it was measured at (it holds only while the ball is anchored there).
-        self._spot_at = np.full((len(tracker.state.names), 2), np.nan)
-        # ... and whether that spot is the limb fit's own centre (else the fine mode's change).
-        self._limb = np.zeros(len(tracker.state.names), bool)
         self.frames = 0
         self.full_detections = 0
         self.roi_detections = 0
@@ -289,14 +249,6 @@ class VideoTracker:
         # streaking, it was last found as a ghost and is still rolling (see _local).
         self._ghosting = np.zeros(len(tracker.state.names), bool)
         self._ghost_at = np.full((len(tracker.state.names), 2), np.nan)
-        # What the detector found round the ball it last re-measured at rest (see _strayed_to).
-        self._settle_found = BallDetections.empty()
-        # The frame, ball and window the settle's detections above were made for (None: none).
-        self._settle_key: tuple[Image, int, tuple[int, int, int, int]] | None = None
-        # The detector's balls in the windows resting balls were measured in this frame (see
-        # _detect_at_rest), by window and mode, and the frame they were found in.
-        self._rest_found: dict[tuple[tuple[int, int, int, int], bool], BallDetections] = {}
-        self._rest_frame: Image | None = None
         # Whether a whole-table detection may run on a worker thread beside the balls' own
         # searches (see _whole_table_ahead; the result is the same either way), and that thread.
         self.overlap = True
@@ -304,11 +256,6 @@ class VideoTracker:
         # The spots of the colours off the table, looked at when their picture changes (a
         # re-spot found at once, not at the next whole-table search; None: not watched).
         self.spot_watch: SpotWatch | None = None
-        #: Per resting ball's centre (working pixels ``(N, 2)``), its apparent radius and where
-        #: it touches the cloth in the picture, from the camera (None: no camera known; the
-        #: ball stage sets it). The limb fit of a resting ball's spot needs both
-        #: (:func:`~vision.detection.limb.limb_centre`).
-        self.ball_geometry: Callable[[FloatArray], tuple[FloatArray, FloatArray]] | None = None
 
     def process(self, frame: Image, thumb: npt.NDArray[np.int16] | None = None) -> TrackerState:
         """Fold one BGR frame in; returns the tracker state after it.
@@ -347,7 +294,7 @@ class VideoTracker:
             full = named_as_held(self._whole_table(frame) if ahead is None else ahead.result(), self._held)
             # A resting ball beside another, measured from their pair's blob, re-measured beside
             # it (the event stage measures TOUCHING BALL from resting positions).
-            full = self._beside(frame, full, np.hypot(state.vel[:, 0], state.vel[:, 1]) < sch.rest_speed)
+            full = self.spots.beside(frame, full, np.hypot(state.vel[:, 0], state.vel[:, 1]) < sch.rest_speed)
             # The detector's centres come first so they win over the carried and searched ones
             # (it measures a resting ball to a fraction of a pixel; the colour search is biased
             # towards the lit side of a ball).
@@ -446,7 +393,7 @@ class VideoTracker:
             new = replace(new, vel=np.where(still[:, None], 0.0, new.vel))
             self.tracker.state = new
         if np.any(still):
-            self._carry_spots(new.pos, still)
+            self.spots.carry_spots(new.pos, still)
         new = self._untouched(new)
         left = self.departed & (new.state == TrackState.SEEN) & (new.unseen == 0)
         if np.any(left):
@@ -556,7 +503,7 @@ class VideoTracker:
         u, v = float(at[0]), float(at[1])
         roi = window(u, v, u, v, self.schedule.margin_radii * r, frame.shape)
         cloth = None if self.schedule.cloth is None else np.array(self.schedule.cloth)
-        half = self._half(u, v, u, v, r)
+        half = self.spots.half(u, v, u, v, r)
         found = search(frame, roi, state.appearance[i], r, cloth, self.region, min_half=half)
         self.local_searches += 1
         return search_offset(found, at, r)
@@ -569,13 +516,13 @@ class VideoTracker:
         departure is found apart.
 
         The rest spot reported is the anchor moved by the detector's finer measurement of it
-        (:meth:`_fine_spot`, :func:`~vision.tracking.rest_report.reported_spot`), for those
+        (:meth:`RestSpots.fine_spot`, :func:`~vision.tracking.rest_report.reported_spot`), for those
         balls and for the object balls carried at rest this frame (not measured)."""
         names = np.array(new.names)
         eligible = (new.state == TrackState.SEEN) & (new.unseen == 0) & ~self._carried & (names != CUE_BALL)
         rows = at_rest(new.pos, self._anchor, self._offset, new.radius, eligible)
         self._rest_run, rows = confirm(self._rest_run, rows)
-        spot = reported_spot(self._anchor, self._spot, self._spot_at, new.radius, self._limb)
+        spot = reported_spot(self._anchor, self.spots.spot, self.spots.spot_at, new.radius, self.spots.limb)
         # Carried at rest (not measured this frame): at its finer spot too, the cue ball apart
         # (the cue about it: its spot was measured with the cue's tip beside it, and on
         # 01_break_off the white's error at rest went 2.9 -> 4.5 mm).
@@ -682,7 +629,7 @@ class VideoTracker:
                 parts.append(left_at)
                 looks.append(np.full((1, 3), np.nan))
                 continue
-            # Found rolled on from where it is carried (see _strayed_to): the detector's blob of it.
+            # Found rolled on from where it is carried (see RestSpots.strayed_to): the detector's blob of it.
             stray: BallDetections | None = None
             strayed = False
             # A faint ball (its leaving may not show in the thumbnail) that a moving ball can reach
@@ -714,8 +661,8 @@ class VideoTracker:
                         self.settles_reused += 1
                     else:
                         self._cloth_at[i] = _ring(frame, at[0], float(r), self.region)
-                        rested = self._settle(frame, i, at[0], float(r), int(state.colour[i]))
-                        stray = None if rested is not None else self._strayed_to(frame, state, i, at[0])
+                        rested = self.spots.settle(frame, i, at[0], float(r), int(state.colour[i]))
+                        stray = None if rested is not None else self.spots.strayed_to(frame, state, i, at[0])
                         strayed = stray is not None
                         self._rested_img[i] = thumb
                         self._rested_at[i] = np.nan if rested is None else rested
@@ -751,7 +698,7 @@ class VideoTracker:
                         self._settle_at[i] = rested
                     if not strayed:
                         self._offset[i] = self._search_offset(frame, state, i, at[0])
-                        self._fine_spot(frame, i, at[0], float(r), int(state.colour[i]))
+                        self.spots.fine_spot(frame, i, at[0], float(r), int(state.colour[i]))
                         if self._rolled[i]:
                             self._recheck_beside(state, i, at[0])
                 elif (
@@ -760,8 +707,8 @@ class VideoTracker:
                     and self._resting[i] % sch.settle_every == 0
                     and self._stirred(i, state.pos[i], thumb, box)
                 ):
-                    rested = self._settle(frame, i, at[0], float(r), int(state.colour[i]))
-                    stray = None if rested is not None else self._strayed_to(frame, state, i, at[0])
+                    rested = self.spots.settle(frame, i, at[0], float(r), int(state.colour[i]))
+                    stray = None if rested is not None else self.spots.strayed_to(frame, state, i, at[0])
                     strayed = stray is not None
                     self._tried[i], self._tried_at[i] = thumb, state.pos[i]
                     self._rested_img[i] = None  # (measured again at its next rest)
@@ -772,7 +719,7 @@ class VideoTracker:
                         self._ref[i] = thumb
                         self._resting[i] = 0
                         self._offset[i] = self._search_offset(frame, state, i, at[0])
-                        self._fine_spot(frame, i, at[0], float(r), int(state.colour[i]))
+                        self.spots.fine_spot(frame, i, at[0], float(r), int(state.colour[i]))
                         self._recheck_beside(state, i, at[0])
                 if not strayed:
                     self._resting[i] += 1
@@ -790,7 +737,7 @@ class VideoTracker:
                     held_at.append(at[0])
                     continue
                 # Not at rest where it is carried: measured where the detector found it (below), not
-                # held to its spot (see _strayed_to).
+                # held to its spot (see RestSpots.strayed_to).
                 self._carried[i] = False
                 self._settle_at[i] = np.nan
                 self._anchor[i] = np.nan
@@ -872,7 +819,7 @@ class VideoTracker:
                     cloth,
                     self.region,
                     mix=mix,
-                    min_half=self._half(u, v, pu, pv, r),
+                    min_half=self.spots.half(u, v, pu, pv, r),
                 )
                 if cue and not near(found.pixel, state.pos[i], sch.hold_radii * r):
                     left = find_departure(frame, state, i, sch, self.region, cloth, found, side)
@@ -900,7 +847,7 @@ class VideoTracker:
                     far = ~near_rows(found.pixel, self._hold_at[i], sch.hold_radii * r)
                     if np.any(far):
                         keep = ~far
-                        keep[np.flatnonzero(far)[self._looks_as(frame, found[far], i)]] = True
+                        keep[np.flatnonzero(far)[self.spots.looks_as(frame, found[far], i)]] = True
                         found = found[keep]
                 found_looks = np.full((len(found), 3), np.nan)
                 # Struck off a spot it rested on (the spot bare), or rolling on from there as a
@@ -1250,13 +1197,6 @@ class VideoTracker:
         box = _thumb_box(thumb.shape, last[0], last[1], sch.rest_radii * r, sch.thumb)
         return not _changed(thumb, img, box, sch.settle_change)
 
-    def _looks_as(self, frame: Image, found: BallDetections, i: int) -> npt.NDArray[np.bool_]:
-        """Which of ``found`` look as ball ``i`` has looked all along, whole (within
-        ``settle_look``): the ball itself, not a hand, a cue's tip or a part of the ball."""
-        look = disc_appearance(frame, found.pixel, found.radius)
-        ref = self.tracker.state.appearance[i]
-        return np.asarray(np.linalg.norm((look - ref) * LAB_W, axis=1) < self.schedule.settle_look, bool)
-
     def _unsupported(
         self, frame: Image, state: TrackerState, full: BallDetections
     ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
@@ -1287,7 +1227,7 @@ class VideoTracker:
             if colour >= 0 and colour != RED:
                 mine = (full.colour == colour) & (full.confidence >= ELSEWHERE_CONFIDENCE)
                 if np.any(mine) and not near(full.pixel[mine], at, 2.0 * r):
-                    away[k] = bool(np.any(self._looks_as(frame, full[mine], int(i))))
+                    away[k] = bool(np.any(self.spots.looks_as(frame, full[mine], int(i))))
             out[k] = away[k] or self._bare(frame, state, int(i))
         return out, away
 
@@ -1415,285 +1355,6 @@ class VideoTracker:
                 continue
             out[i] = not self._bare(frame, state, i)
         return out
-
-    def _settle(self, frame: Image, i: int, at: FloatArray, r: float, colour: int) -> FloatArray | None:
-        """The detector's centre of a ball of ``colour`` come to rest at ``at`` (None: none there).
-
-        Why: the colour search that follows a moving ball is biased towards the ball's lit side
-        and its shadow (1-5 pixels on the synthetic clips, 10-30 mm there), and a ball carried at
-        rest keeps its last searched centre; the detector measures a resting ball to a fraction
-        of a pixel. It runs once per ball and stop (and while a ball rolled to rest may still
-        creep: ``settle_for``), on a window of a few radii, and only for a ball of known colour
-        whose colour the detector agrees with (a touching neighbour of another colour, a cue's
-        tip or a hand is not it; on Task3, whose two balls have no colour, taking the nearest
-        blob lost four clips; taking the one blob there for a ball misnamed took a player's arm
-        for the pink in sample 05). A ball beside another is re-measured beside it (the
-        detector's :meth:`remeasure`, when it has one).
-        """
-        self._settle_found = BallDetections.empty()
-        self._settle_key = None
-        if colour < 0:
-            return None
-        roi = self._rest_window(frame, i, at, r)
-        found = self._detect_at_rest(frame, roi)
-        found = self._beside(frame, found, np.arange(len(self.tracker.state.names)) == i)
-        self._settle_found = found
-        self._settle_key = (frame, i, roi)
-        own = self._own(frame, found, i, at, r, colour)
-        return own if np.all(np.isfinite(own)) else None
-
-    def _strayed_to(self, frame: Image, state: TrackerState, i: int, at: FloatArray) -> BallDetections | None:
-        """Where object ball ``i``, carried at rest at ``at`` and not found there by the detector's
-        last re-measurement (:meth:`_settle`), is found rolled on to: the detector's blob there
-        (:func:`~vision.tracking.strays.strayed_to`; ``None``: nowhere, or the cue ball).
-
-        Why: a ball is carried as soon as its measured speed falls under ``rest_speed``, and a
-        slow red at the far end of a steep view, missed every other frame and then measured a
-        few pixels off its lit side, was measured at rest while it rolled on at a fifth of a
-        radius a frame, too little contrast in the grey thumbnail to count as a change: carried
-        where it stopped, it left its ball to another red's track, whose grown gate took it (a
-        rendered 1080p60 break-off, red identity switches). Such a ball is measured there this
-        frame, not carried and not held to its spot, and followed as a moving ball until it is
-        measured at rest where it is.
-        """
-        if state.names[i] == CUE_BALL:
-            return None
-        found = self._settle_found
-        others = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
-        k = strayed_to(
-            found.pixel,
-            found.colour,
-            at,
-            int(state.colour[i]),
-            float(state.radius[i]),
-            np.where(others[:, None], state.pos, np.nan),
-            self.schedule.settle_radii,
-            self.schedule.stray_radii,
-        )
-        if k is None or not self._looks_as(frame, found[k : k + 1], i)[0]:
-            # (A blob the detector names in its colour but that does not look as it has looked
-            # all along is something else: the white pressed against the green, named green.)
-            return None
-        return found[k : k + 1]
-
-    def _fine_spot(self, frame: Image, i: int, at: FloatArray, r: float, colour: int) -> None:
-        """Measure where ball ``i``, at rest at ``at``, is reported while it stays there
-        (:meth:`_report_at_rest`): ``at`` moved by what the detector's fine mode changes in its
-        centre (kept in ``_spot``, NaN: not measured, with ``at`` in ``_spot_at``).
-
-        Why: a ball in a cluster is placed by its cap (the lamps' highlight) and the cap's
-        offset from the centre, both to a whole pixel, a fixed error while the ball rests (on
-        01_break_off the reds after the break, 2-4 mm each). The fine mode places the caps to a
-        fraction of a pixel with the offsets the lone balls near them show. Only its change is
-        taken: a lone ball's centre is the same in both modes, and ``at`` may be better than
-        either (08_leaning_over's green, re-measured at a settle, was put back 3.7 mm off by the
-        fine mode's own centre). Only the report uses it: 7baca66 gave the tracker those centres,
-        and the referee failed sample 06 and Task2 fell to 23/25. Not by the bed's outline or a
-        pocket (:meth:`~vision.detection.classical.ClassicalDetector.by_outline`): there the
-        window holds the cushion and the two modes differ by how they split the ball from it.
-        """
-        self._spot[i], self._spot_at[i], self._limb[i] = np.nan, at, False
-        if colour < 0 or not hasattr(self.detector, "prior"):
-            return
-        if self.detector.by_outline(at[None], np.array([r]))[0]:  # type: ignore[attr-defined]
-            return
-        limb = self._limb_spot(frame, i, at)
-        if limb is not None:
-            self._spot[i], self._limb[i] = limb, True
-            return
-        roi = self._rest_window(frame, i, at, r)
-        alone = np.arange(len(self.tracker.state.names)) == i
-        fine_found = self._detect_at_rest(frame, roi, fine=True)
-        fine = self._own(frame, self._beside(frame, fine_found, alone), i, at, r, colour)
-        key = self._settle_key
-        if key is not None and key[0] is frame and key[1] == i and key[2] == roi:
-            # The usual mode's balls in this window, found by this frame's settle of the ball
-            # (two in three fine spots at 1080p60: 3.5 ms a detection and its re-measure).
-            usual_found = self._settle_found
-        else:
-            usual_found = self._beside(frame, self._detect_at_rest(frame, roi), alone)
-        usual = self._own(frame, usual_found, i, at, r, colour)
-        self._spot[i] = at + (fine - usual)
-
-    def _carry_spots(self, pos: FloatArray, still: npt.NDArray[np.bool_]) -> None:
-        """Move the fine spots of the ``still`` balls (carried at rest, their whole-table centre
-        within ``hold_radii``) with them to ``pos``, where that centre put them, when it lies
-        farther than :data:`~vision.tracking.rest_report.SPOT_HELD_RADII` from where the spot was
-        measured: the fine mode's change (:meth:`_fine_spot`) is then reported from there, as
-        :func:`~vision.tracking.rest_report.reported_spot` reports it from a nearer re-measure.
-        Only a ball beside another (``pack_radii``), whose centre the search measures beside
-        its neighbours as tracked then; alone, the search measures it as its settle did, and a
-        centre moved so far is the better one (carried along, a red and the blue at rest on a
-        rendered 1080p60 break-off, random camera, went 1.5 mm further off); nor a limb fit's
-        centre (a lone ball's own, not a change).
-
-        Why: the whole-table search re-measures a resting ball beside its neighbours as they are
-        tracked then, and in a pack that moves it by a pixel or so once its neighbours have
-        settled: farther than :data:`~vision.tracking.rest_report.SPOT_HELD_RADII` from where
-        its spot was measured, its change was dropped as belonging to another place, and the
-        ball reported at the usual mode's centre from then on (two back reds of a rendered
-        1080p60 break-off, broadcast camera: 1.5-2 px, 7 mm, off for their whole rest). The
-        picture round a carried ball is unchanged, so it did not move; a ball that did (pushed,
-        settled anew) has its spot measured again. Measuring it again here instead did as well
-        on the renders and cost Task2's 720p clips 0.1-0.4 ms a frame.
-        """
-        st = self.tracker.state
-        rows = still & ~self._limb & (np.hypot(*(pos - self._spot_at).T) > SPOT_HELD_RADII * st.radius)
-        on = (st.state != TrackState.ABSENT) & np.all(np.isfinite(pos), axis=1)
-        for i in np.flatnonzero(rows):
-            others = on & (np.arange(len(on)) != i)
-            rows[i] = near(pos[others], pos[i], self.schedule.pack_radii * float(st.radius[i]))
-        move = np.where(rows[:, None], pos - self._spot_at, 0.0)
-        self._spot_at += move
-        self._spot += move
-
-    def _rest_window(self, frame: Image, i: int, at: FloatArray, r: float) -> tuple[int, int, int, int]:
-        """The window ball ``i``, at rest at ``at``, is measured in by the detector: three radii
-        round it and round every ball on the table chained to it by touching blobs
-        (:func:`~vision.tracking.detection_sets.cluster_box`, ``pack_radii`` apart).
-
-        Why the whole cluster: the detector splits a blob of touching balls by its outline, and
-        a window three radii round one red of a pack cut the pack's blob and split what it held
-        otherwise than the whole-table search splits the whole: on a rendered 1080p60 break-off
-        (broadcast camera, the pack at the far end) the window found no ball on the far corner's
-        red, and put the pack's back reds 7-10 pixels off, where the whole pack's window (and the
-        whole-table search) puts them within a fraction of a pixel. The fine mode's correction
-        of a resting ball (:meth:`_fine_spot`), the change between two such splits, was then
-        refused or missing for 5 of the 15 reds (their rests 6-9 mm off, against 1-2 mm).
-        """
-        st = self.tracker.state
-        on = (st.state != TrackState.ABSENT) & (np.arange(len(st.names)) != i)
-        x0, y0, x1, y1 = cluster_box(st.pos[on], at, self.schedule.pack_radii * r)
-        return window(x0, y0, x1, y1, 3.0 * r, frame.shape)
-
-    def _detect_at_rest(
-        self, frame: Image, roi: tuple[int, int, int, int], fine: bool = False
-    ) -> BallDetections:
-        """The detector's balls in ``roi`` of ``frame`` (in its ``fine`` mode), detected once a
-        frame per window: the balls of a cluster that settle in one frame share its window
-        (:meth:`_rest_window`), and a ball's settle and its fine spot share its detection."""
-        if self._rest_frame is not frame:
-            self._rest_frame = frame
-            self._rest_found = {}
-        key = (roi, fine)
-        found = self._rest_found.get(key)
-        if found is None:
-            detect = self.detector.detect
-            found = detect(frame, roi, fine=True) if fine else detect(frame, roi)  # type: ignore[call-arg]
-            self._rest_found[key] = found
-            self.roi_detections += 1
-        return found
-
-    def _limb_spot(self, frame: Image, i: int, at: FloatArray) -> FloatArray | None:
-        """Ball ``i``'s centre at rest near ``at`` fitted to its limb against the cloth, with the
-        apparent radius the camera gives there (None: no camera, or no fit).
-
-        Why: the detector's centre (and the fine mode's) is a centroid of how unlike the cloth
-        each pixel is, which the lit top pulls and the shaded underside, near the cloth's own
-        colour for a green, a brown or a black on a green cloth, lets go: 2-4 mm towards the
-        highlight (on a rendered 1080p60 free ball the green on its spot was read 4.4 mm
-        towards the white beside it, and a 5.8 mm gap was called touching). The limb is where
-        the ball ends against the cloth however it is lit (:func:`~vision.detection.limb.limb_centre`).
-        """
-        if self.ball_geometry is None:
-            return None
-        radius, foot = self.ball_geometry(at[None])
-        state = self.tracker.state
-        on = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
-        others = state.pos[on]
-        if np.any(np.hypot(*(others - at).T) < LONE_RADII * float(radius[0])):
-            # Beside another ball the arcs left (the neighbour's side and the foot's out) leave
-            # the centre loose across them: on sample 06 the brown below the white went 4 mm
-            # towards its foot. The detector's re-measure beside it stands there.
-            return None
-        limb = limb_centre(frame, at, float(radius[0]), None, foot[0])
-        if limb is None or np.hypot(*(limb - at)) <= AGREE_RADII * float(radius[0]):
-            # Within the limb fit's own scatter of the detector's centre: a ball unlike the
-            # cloth all over (a red, the yellow) is centred well by the detector, and its limb,
-            # nudged by the cloth's lines and the video's half-resolution colour, no better.
-            return None
-        return limb
-
-    def _own(
-        self, frame: Image, found: BallDetections, i: int, at: FloatArray, r: float, colour: int
-    ) -> FloatArray:
-        """The centre among ``found`` (a window's detections round ``at``, re-measured beside
-        their neighbours: :meth:`_beside`) of ball ``i``, its ``colour``, nearest ``at`` (NaN:
-        none), leaving out those nearer another ball on the table than ``at``
-        (:func:`~vision.tracking.detection_sets.nearer_another`)."""
-        found = found[np.linalg.norm(found.pixel - at, axis=1) < self.schedule.settle_radii * r]
-        if len(found):
-            st = self.tracker.state
-            others = (st.state != TrackState.ABSENT) & (np.arange(len(st.names)) != i)
-            found = found[~nearer_another(found.pixel, at, st.pos[others])]
-        same = found.colour == colour
-        if not np.any(same) and len(found):
-            # The colour model names a ball wrongly at times (a white in shade called brown on
-            # sample 01, a dark brown called black on a broadcast render): a blob that looks as
-            # the ball has looked all along is it; a hand or a cue's tip does not.
-            same = self._looks_as(frame, found, i)
-            if not np.any(same):
-                same = self._named_elsewhere(found, i, r)
-        found = found[same]
-        if not len(found):
-            return np.full(2, np.nan)
-        k = int(np.argmin(np.linalg.norm(found.pixel - at, axis=1)))
-        return np.asarray(found.pixel[k], np.float64)
-
-    def _named_elsewhere(self, found: BallDetections, i: int, r: float) -> npt.NDArray[np.bool_]:
-        """Which of ``found`` (within ``settle_radii`` of coloured ball ``i``, none named its
-        colour) are named another one-ball colour whose ball the tracker holds on the table
-        more than ``stray_radii`` radii away, a ball's size (0.7-1.4 radii): by the ball set
-        (one ball of each colour) that blob is not that ball, and ball-sized and round on ``i``'s
-        spot, it is ``i`` misnamed.
-
-        Why: a yellow in the shade of the baulk cushion at the far end of a broadcast view was
-        named brown by the detector, and its look, learned from colour searches biased towards
-        its shadow, no longer matched what the detector found: every re-measurement at rest
-        failed and it was carried 10 pixels (60 mm) off for 40 frames, its rest reported there
-        and the later correction read as the yellow placed by hand. Not the cue ball (a cue's
-        tip and the bridge hand are about it) nor a red (a red in a pack is beside other balls).
-        """
-        st = self.tracker.state
-        own = int(st.colour[i])
-        out = np.zeros(len(found), bool)
-        if own in (RED, COLOURS.index(Colour.WHITE)) or own < 0:
-            return out
-        sch = self.schedule
-        for k in range(len(found)):
-            c = int(found.colour[k])
-            if c in (RED, own) or c < 0:
-                continue
-            holders = np.flatnonzero((st.colour == c) & (st.state != TrackState.ABSENT))
-            if len(holders) != 1:
-                continue
-            far = float(np.linalg.norm(st.pos[holders[0]] - found.pixel[k])) > sch.stray_radii * r
-            sized = 0.7 * r < float(found.radius[k]) < 1.4 * r
-            out[k] = far and sized
-        return out
-
-    def _beside(self, frame: Image, found: BallDetections, anchors: npt.NDArray[np.bool_]) -> BallDetections:
-        """``found`` with the detections of the ``anchors`` balls re-measured beside the other
-        balls on the table, when the detector can (:class:`RestMeasurer`)."""
-        if not isinstance(self.detector, RestMeasurer) or not len(found):
-            return found
-        st = self.tracker.state
-        on = st.state != TrackState.ABSENT
-        pos = np.where(on[:, None], st.pos, np.nan)
-        return self.detector.remeasure(frame, found, pos, st.radius, anchors & on)
-
-    def _half(self, u: float, v: float, pu: float, pv: float, r: float) -> float | None:
-        """``min_half`` for a ball at ``(u, v)`` heading for ``(pu, pv)``: set only beside a cushion."""
-        edge = self._edge
-        if edge is None:
-            return None
-        h, w = edge.shape
-        by_cushion = False
-        for x, y in ((u, v), (pu, pv)):
-            if np.isfinite(x) and np.isfinite(y):
-                xi, yi = int(min(max(x, 0), w - 1)), int(min(max(y, 0), h - 1))
-                by_cushion |= bool(edge[yi, xi] < self.schedule.edge_radii * r)
-        return self.schedule.half_thickness if by_cushion else None
 
 
 def surface_edge(region: npt.NDArray[np.bool_]) -> npt.NDArray[np.float32]:
