@@ -21,6 +21,18 @@ FloatArray = npt.NDArray[np.float64]
 _INNER = 0.6
 #: Brightest fraction of the disc dropped as specular highlight.
 _HIGHLIGHT = 0.2
+#: Weights of Lab's lightness and chroma in colour distances: lightness counts half, since
+#: shade, the light's fall-off and motion blur change it more than the chroma that tells balls
+#: apart.
+LAB_W = np.array([0.5, 1.0, 1.0])
+
+
+def lab_distance(a: npt.ArrayLike, b: npt.ArrayLike) -> FloatArray:
+    """Weighted (:data:`LAB_W`) Lab distances between ``a`` and ``b`` (broadcast over their
+    leading axes; the last is Lab); NaN where either is unknown."""
+    d = (np.asarray(a, np.float64) - np.asarray(b, np.float64)) * LAB_W
+    out: FloatArray = np.linalg.norm(d, axis=-1)
+    return out
 
 
 def disc_appearance(image: npt.NDArray[np.uint8], pixel: FloatArray, radius: FloatArray) -> FloatArray:

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.detection.detections import BallDetections
-from vision.tracking.appearance import disc_appearance
+from vision.tracking.appearance import LAB_W, disc_appearance
 from vision.tracking.detection_sets import concat, window
 from vision.tracking.local import search
 from vision.tracking.schedule import ScheduleConfig
@@ -22,10 +22,6 @@ from vision.tracks import TrackState
 
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
-
-#: Weights of Lab's lightness and chroma in colour distances: lightness counts half (shade and
-#: the lit side change it most).
-LAB_W = np.array([0.5, 1.0, 1.0])
 
 
 def find_departure(

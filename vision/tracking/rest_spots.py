@@ -20,8 +20,7 @@ import numpy.typing as npt
 from calibration.table import Colour
 from vision.detection.detections import COLOURS, BallDetections, BallDetector
 from vision.detection.limb import limb_centre
-from vision.tracking.appearance import disc_appearance
-from vision.tracking.departure import LAB_W
+from vision.tracking.appearance import disc_appearance, lab_distance
 from vision.tracking.detection_sets import cluster_box, near, nearer_another, window
 from vision.tracking.rest_report import SPOT_HELD_RADII
 from vision.tracking.schedule import ScheduleConfig
@@ -111,7 +110,7 @@ class RestSpots:
         ``settle_look``): the ball itself, not a hand, a cue's tip or a part of the ball."""
         look = disc_appearance(frame, found.pixel, found.radius)
         ref = self.tracker.state.appearance[i]
-        return np.asarray(np.linalg.norm((look - ref) * LAB_W, axis=1) < self.schedule.settle_look, bool)
+        return np.asarray(lab_distance(look, ref) < self.schedule.settle_look, bool)
 
     def settle(self, frame: Image, i: int, at: FloatArray, r: float, colour: int) -> FloatArray | None:
         """The detector's centre of a ball of ``colour`` come to rest at ``at`` (None: none there).

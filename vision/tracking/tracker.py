@@ -34,6 +34,7 @@ from scipy.optimize import linear_sum_assignment
 
 from calibration.table import TABLE, Colour
 from vision.detection.detections import COLOURS, UNKNOWN, BallDetections
+from vision.tracking.appearance import LAB_W, lab_distance
 from vision.tracking.bed import DEFAULT_TOL, in_fall, into_pocket, near_mouth, nose_normal, off_bed, past_nose
 from vision.tracking.detection_sets import APART_MM, two_balls_apart
 from vision.tracking.motion import REFERENCE_FPS, MotionConfig, correct, frames_at, gate_distance, predict
@@ -227,11 +228,6 @@ def _compatible(track_colour: IntArray, det_colour: IntArray) -> npt.NDArray[np.
     return (t < 0) | (d < 0) | (t == d)
 
 
-#: Lab weights of the appearance distance: lightness counts half, since motion blur and the
-#: light's fall-off change it more than the chroma that tells balls apart.
-_LAB_WEIGHT = np.array([0.5, 1.0, 1.0])
-
-
 def _cloth_like(
     state: TrackerState,
     det: BallDetections,
@@ -255,9 +251,9 @@ def _cloth_like(
     b, n = len(state.names), len(det)
     if cloth is None or appearance is None or not n:
         return np.zeros((b, n), bool)
-    to_ball = np.linalg.norm((state.appearance[:, None, :] - appearance[None, :, :]) * _LAB_WEIGHT, axis=2)
-    to_cloth = np.linalg.norm((cloth[:, None, :] - appearance[None, :, :]) * _LAB_WEIGHT, axis=2)
-    contrast = np.linalg.norm((state.appearance - cloth) * _LAB_WEIGHT, axis=1)
+    to_ball = lab_distance(state.appearance[:, None, :], appearance[None, :, :])
+    to_cloth = lab_distance(cloth[:, None, :], appearance[None, :, :])
+    contrast = lab_distance(state.appearance, cloth)
     known = np.isfinite(to_ball) & np.isfinite(to_cloth)
     return known & (contrast < faint)[:, None] & (to_cloth < to_ball) & (det.colour == UNKNOWN)[None, :]
 
@@ -266,8 +262,7 @@ def appearance_distance(track: FloatArray, det: FloatArray | None, b: int, n: in
     """``(B, N)`` weighted Lab distances; 0 where either side is unknown."""
     if det is None:
         return np.zeros((b, n))
-    d = np.linalg.norm((track[:, None, :] - det[None, :, :]) * _LAB_WEIGHT, axis=2)
-    return np.nan_to_num(d, nan=0.0)
+    return np.nan_to_num(lab_distance(track[:, None, :], det[None, :, :]), nan=0.0)
 
 
 def step(
@@ -350,8 +345,8 @@ def step(
         # its own blob as the pink's).
         sharp = np.hypot(vel[:, 0], vel[:, 1]) < mc.moving_radii[0] * state.radius
         pix, look = det.pixel, state.appearance
-        ok &= ~looks_red(state.colour, look, state.pos, sharp, pix, det.colour, appearance, _LAB_WEIGHT)
-        ok &= ~looks_coloured(state.colour, look, state.pos, sharp, pix, appearance, _LAB_WEIGHT)
+        ok &= ~looks_red(state.colour, look, state.pos, sharp, pix, det.colour, appearance, LAB_W)
+        ok &= ~looks_coloured(state.colour, look, state.pos, sharp, pix, appearance, LAB_W)
         # The grown gate only admits; the cost measures distance against the un-grown gate, so
         # after an unseen frame the nearest candidate still wins over a look-alike further off.
         # A ball moving more than a radius a frame is a streak (the exposure is most of a frame),

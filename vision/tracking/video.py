@@ -22,9 +22,9 @@ import numpy.typing as npt
 from calibration.table import TABLE
 from vision.detection.detections import UNKNOWN, BallDetections, BallDetector
 from vision.source import thumbnail
-from vision.tracking.appearance import disc_appearance, thumbnail_contrast
+from vision.tracking.appearance import disc_appearance, lab_distance, thumbnail_contrast
 from vision.tracking.bed import on_bed_filter
-from vision.tracking.departure import LAB_W, change_pull, find_departure
+from vision.tracking.departure import change_pull, find_departure
 from vision.tracking.detection_sets import (
     concat,
     dedupe,
@@ -1239,7 +1239,7 @@ class VideoTracker:
         look = disc_appearance(frame, state.pos[i : i + 1], state.radius[i : i + 1])[0]
         if not np.all(np.isfinite(look)):
             return True
-        return float(np.linalg.norm((look - self._cloth_at[i]) * LAB_W)) <= self.schedule.cover
+        return float(lab_distance(look, self._cloth_at[i])) <= self.schedule.cover
 
     def _pushed(self, state: TrackerState, i: int, rested: FloatArray | None, least: float) -> bool:
         """Whether ball ``i``, long at rest at its anchor, re-measured at ``rested`` more than
