@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from vision.detection.detections import BallDetections
+from tests.vision.blind import Blind
 from vision.tracking.appearance import disc_appearance
 from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.tracker import Tracker, TrackerConfig, TrackerState
@@ -28,13 +28,6 @@ CUE = (150, 200, 225)
 SPOT = (800.0, 120.0)
 WIDTH = 1000
 SUB = 12  # exposures averaged into one blurred frame
-
-
-class _Blind:
-    """A detector that finds nothing: the colour search alone must follow the white."""
-
-    def detect(self, image: Image, roi: tuple[int, int, int, int] | None = None) -> BallDetections:
-        return BallDetections.empty()
 
 
 def _picture(ball_x: float, tip_x: float) -> npt.NDArray[np.float64]:
@@ -75,7 +68,7 @@ def test_the_struck_white_is_followed_from_its_first_frame(
         ["white"], px, [R], colour=[0], appearance=disc_appearance(first, px, np.array([R]))
     )
     vt = VideoTracker(
-        _Blind(), Tracker(seed, TrackerConfig().at_fps(fps)), ScheduleConfig(full_every=0).at_fps(fps)
+        Blind(), Tracker(seed, TrackerConfig().at_fps(fps)), ScheduleConfig(full_every=0).at_fps(fps)
     )
     # Addressed: the cue feathers behind the white (its side is where the changes come from).
     for f in range(40):

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from vision.detection.detections import BallDetections
+from tests.vision.blind import Blind
 from vision.tracking.appearance import disc_appearance
 from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.tracker import Tracker, TrackerConfig, TrackerState
@@ -28,13 +28,6 @@ WHITE = (225, 230, 230)
 CUE = (150, 200, 225)
 SPOT = (300.0, 120.0)
 S = 16  # sub-pixel drawing
-
-
-class _Blind:
-    """A detector that finds nothing: the tracker's own measurements must follow the white."""
-
-    def detect(self, image: Image, roi: tuple[int, int, int, int] | None = None) -> BallDetections:
-        return BallDetections.empty()
 
 
 def _frame(ball_x: float, tip_x: float) -> Image:
@@ -55,7 +48,7 @@ def _tracker(fps: float) -> VideoTracker:
         ["white"], px, [R], colour=[0], appearance=disc_appearance(first, px, np.array([R]))
     )
     return VideoTracker(
-        _Blind(), Tracker(seed, TrackerConfig().at_fps(fps)), ScheduleConfig(full_every=0).at_fps(fps)
+        Blind(), Tracker(seed, TrackerConfig().at_fps(fps)), ScheduleConfig(full_every=0).at_fps(fps)
     )
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from tests.vision.blind import Blind
 from vision.detection.detections import BallDetections
 from vision.tracking.appearance import disc_appearance
 from vision.tracking.schedule import ScheduleConfig
@@ -140,13 +141,6 @@ def test_pick_ghost(others: npt.NDArray[np.float64], expected: tuple[float, floa
         assert len(out) == 1 and np.allclose(out.pixel[0], expected)
 
 
-class _Blind:
-    """A detector that finds nothing: the ghost must be found by the tracker's own search."""
-
-    def detect(self, image: Image, roi: tuple[int, int, int, int] | None = None) -> BallDetections:
-        return BallDetections.empty()
-
-
 @pytest.mark.parametrize(
     ("rested", "share", "followed"),
     [
@@ -164,7 +158,7 @@ def test_struck_black_followed_by_its_ghost(rested: int, share: float, followed:
     seed = TrackerState.seed(
         ["black"], px, [R], colour=[7], appearance=disc_appearance(rest, px, np.array([R]))
     )
-    vt = VideoTracker(_Blind(), Tracker(seed), ScheduleConfig(full_every=0))
+    vt = VideoTracker(Blind(), Tracker(seed), ScheduleConfig(full_every=0))
     for _ in range(rested):
         vt.process(rest)
     at = spot.copy()

@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from tests.vision.blind import Blind
 from vision.detection.detections import BallDetections
 from vision.tracking.appearance import disc_appearance
 from vision.tracking.local import search
@@ -69,13 +70,6 @@ def test_touching_balls_stay_apart_with_min_half(dx: float, dy: float) -> None:
         assert np.min(np.linalg.norm(found - c, axis=1)) < 2.0
 
 
-class _Blind:
-    """A detector that finds nothing: the video tracker's own colour search must do the work."""
-
-    def detect(self, image: Image, roi: tuple[int, int, int, int] | None = None) -> BallDetections:
-        return BallDetections.empty()
-
-
 def _frame(x: float) -> Image:
     img = np.zeros((240, 320, 3), np.uint8)
     img[:] = CLOTH
@@ -94,7 +88,7 @@ def test_creeping_ball_is_not_frozen(speed: float) -> None:
     first = _frame(100.0)
     px = np.array([[100.0, 120.0]])
     seed = TrackerState.seed(["red1"], px, [R], appearance=disc_appearance(first, px, np.array([R])))
-    vt = VideoTracker(_Blind(), Tracker(seed), ScheduleConfig(full_every=0))
+    vt = VideoTracker(Blind(), Tracker(seed), ScheduleConfig(full_every=0))
     n = 80
     for f in range(n):
         st = vt.process(_frame(100.0 + speed * f))
@@ -203,7 +197,7 @@ def test_a_ball_just_taken_off_the_table_is_looked_for_as_a_lost_one() -> None:
     px = np.array([[100.0, 120.0]])
     seed = TrackerState.seed(["red1"], px, [R], appearance=disc_appearance(frame, px, np.array([R])))
     sch = ScheduleConfig(full_every=0, lost_every=3, gone_for=12)
-    vt = VideoTracker(_Blind(), Tracker(seed), sch)
+    vt = VideoTracker(Blind(), Tracker(seed), sch)
     vt.process(frame)
     real_update = vt.tracker.update
 
@@ -270,7 +264,7 @@ def test_the_white_in_hand_is_looked_for_as_a_lost_ball(name: str, searches: int
     frame = np.zeros((240, 320, 3), np.uint8)
     frame[:] = CLOTH
     seed = TrackerState.seed([name], np.full((1, 2), np.nan), [R])
-    vt = VideoTracker(_Blind(), Tracker(seed), ScheduleConfig(full_every=0, lost_every=3))
+    vt = VideoTracker(Blind(), Tracker(seed), ScheduleConfig(full_every=0, lost_every=3))
     for _ in range(24):
         vt.process(frame)
     assert vt.full_detections == searches
