@@ -108,3 +108,18 @@ def test_a_cue_feathering_over_a_resting_white_does_not_move_it(over: float) -> 
     xs = _address(vt, 150, over)
     assert max(abs(x - SPOT[0]) for x in xs) < 0.2
     assert not vt._struck_white[0]
+
+
+def test_a_stroke_met_late_in_the_exposure_is_followed_from_its_second_frame() -> None:
+    """The cue's tip meets the white late in a frame's exposure: a fraction of a pixel in the
+    stroke's first frame, then a stroke's full speed. Handed to the tracker with that first
+    frame's step, its next window did not reach it, and its track took the cue's tip (a
+    rendered 720p60 break-off: 0.6 px, then 21 px)."""
+    vt = _tracker(60.0)
+    _address(vt, 60)
+    x = SPOT[0] - 0.6
+    vt.process(_frame(x, x + R + 1.0))
+    for f in range(6):
+        x -= 2.5 * R
+        st = vt.process(_frame(x, SPOT[0] + R + 4.0 + f))
+        assert abs(float(st.pos[0, 0]) - x) < 0.5 * R, (f, float(st.pos[0, 0]), x)

@@ -211,6 +211,9 @@ class VideoTracker:
         # This frame's velocity (pixels a frame) of a cue ball that its picture's shift found
         # rolling faster than a creep (NaN: none; see _shifted): its track's velocity from here.
         self._rolling_at = np.full((len(tracker.state.names), 2), np.nan)
+        # Per cue ball, the frame its picture's shift last handed it to the tracker's motion and
+        # search (see _rolls_on): the next frame it may be found far on by its departure's search.
+        self._handed_at = np.full(len(tracker.state.names), _NEVER, np.int64)
         self._heading = np.zeros((len(tracker.state.names), 2))
         self._settle_at = np.full((len(tracker.state.names), 2), np.nan)
         # Per ball, its track's radius over the detector's where the tracker was seeded (1: off
@@ -821,7 +824,12 @@ class VideoTracker:
                     mix=mix,
                     min_half=self.spots.half(u, v, pu, pv, r),
                 )
-                if cue and not near(found.pixel, state.pos[i], sch.hold_radii * r):
+                # Handed over by its picture's shift last frame, it may have left faster than
+                # that frame's step: the cue's tip met it late in the exposure (a rendered
+                # 720p60 break-off: 0.6 px in the stroke's first frame, 21 px in its second,
+                # outside the window its step gave it; the search took the cue's tip).
+                handed = self._handed_at[i] == self.frames - 1
+                if (cue or handed) and not near(found.pixel, state.pos[i], sch.hold_radii * r):
                     left = find_departure(frame, state, i, sch, self.region, cloth, found, side)
                     self.local_searches += 1
                     if left is not None:
@@ -835,7 +843,8 @@ class VideoTracker:
                         # along the table at the far end of a steep view: a third of a pixel a
                         # frame), and is re-settled while it creeps on (see ``settle_for``).
                         self._rolled[i] = True
-                        self._origin[i] = state.pos[i]
+                        if not handed:
+                            self._origin[i] = state.pos[i]
                     elif state.unseen[i] > 0:
                         # Hidden on its spot: nothing that left it looks like the ball.
                         found = found[near_rows(found.pixel, self._hold_at[i], sch.hold_radii * r)]
@@ -1134,6 +1143,7 @@ class VideoTracker:
         stroke's white followed by it 14 mm behind for four seconds)."""
         self._stop_following(i)
         self._rolling_at[i] = step
+        self._handed_at[i] = self.frames
         return at
 
     def _stop_following(self, i: int) -> None:
