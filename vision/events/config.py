@@ -26,6 +26,8 @@ MAX_BALL_SPEED = 12000.0
 #: Rolling resistance of a ball on the cloth (dimensionless): how far a rolling ball still
 #: goes (``v^2 / (2 mu g)``), which bounds how far past its last sighting a ball can reach.
 ROLLING_RESISTANCE = 0.013
+#: Least speed limit (mm/s) of the creep test of a ball at rest (see ``rest_speed_mm_s``).
+CREEP_FLOOR_MM_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,9 @@ class EventConfig:
         rest_speed_mm_s: a still ball's speed fitted over the rest window must be under
             this: 3 standard deviations of that fitted speed, at least 5 mm/s, so a ball
             creeping to a stop is not at rest yet.
+        creep_floor_mm_s: the least that limit may be where it is taken from the samples' own
+            scatter (:func:`vision.events.buffer.still_mean`): 5 mm/s, 2 mm over the 0.4 s
+            window, a few tenths of a pixel of a resting ball's re-measurement.
         strike_mm: the white must leave its rest position by half a ball radius, moving
             away, to start a stroke. A cue feathering (or a detector jittering under a cue)
             moves it by a few millimetres at most and comes back; a real stroke moves it
@@ -117,6 +122,7 @@ class EventConfig:
     rest_frames: int
     still_mm: float
     rest_speed_mm_s: float
+    creep_floor_mm_s: float
     strike_mm: float
     move_mm: float
     push_mm: float
@@ -186,7 +192,8 @@ class EventConfig:
             noise_mm=float(noise_mm),
             rest_frames=rest_frames,
             still_mm=4.0 * noise_mm + 1.0,
-            rest_speed_mm_s=max(5.0, 3.0 * sigma_rest_v),
+            rest_speed_mm_s=max(CREEP_FLOOR_MM_S, 3.0 * sigma_rest_v),
+            creep_floor_mm_s=CREEP_FLOOR_MM_S,
             strike_mm=r / 2.0,
             move_mm=3.0 * noise_mm + 1.0,
             push_mm=4.0 * gap_sigma + 0.5,

@@ -441,7 +441,9 @@ class EventInferer:
         cfg = self.cfg
         n_seen = sum(1 for f in window if f.seen[b])
         if n_seen > 0:
-            return still_mean(self.cfg, window, b, min_seen=max(2, (len(window) + 1) // 2)) is not None
+            # (Its own scatter sets the creep test: see still_mean.)
+            mean = still_mean(self.cfg, window, b, min_seen=max(2, (len(window) + 1) // 2), own_scatter=True)
+            return mean is not None
         seen = [f for f in frames if f.seen[b]]
         if not seen:
             return True
