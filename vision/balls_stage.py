@@ -386,6 +386,8 @@ class LiveBalls:
         tracker = Tracker(
             initial, fps=self.fps, to_table=self._to_table, pockets=pockets, config=config, cushions=cushions
         )
+        # The schedule's pixel constants in the pixels the detector works in (small pictures).
+        self.schedule = self.schedule.at_upscale(cloth.upscale)
         self._video = VideoTracker(self.detector, tracker, self.schedule, region, edge)
         sch = self._video.schedule
         spots = spot_pixels(initial.names, lambda xy: cal.table_to_pixels(xy, TABLE.ball_radius))

@@ -195,3 +195,27 @@ class ScheduleConfig:
             blur_radii=self.blur_radii * k,
             side_decay=self.side_decay**k,
         )
+
+    def at_upscale(self, upscale: float) -> ScheduleConfig:
+        """This schedule for frames whose balls are too small for the detector at the working
+        size, which it works on upscaled ``upscale`` times
+        (:attr:`vision.detection.cloth.ClothModel.upscale`; a 640x360 picture of the whole
+        table, balls 2 to 3 px in radius): the per-frame speeds ``rest_speed`` and
+        ``roll_speed`` in pixels of that upscaled picture, and the thumbnail's cells as many
+        of its pixels (``thumb`` times ``upscale``), as every pixel constant means at the ball
+        sizes it was set at.
+
+        Why: a working pixel there spans 13 mm of the bed, twice a 1080p view's; at 0.4 px a
+        frame a white rolling at 400 mm/s (60 fps) fell under ``rest_speed`` and was carried at
+        rest, and a 1/8 thumbnail's cell (3 radii) averaged its motion away for a dozen frames
+        at a time (a rendered roll-up to a red, seed 124: the white held still twice for 0.2 s,
+        read as a rest and a second stroke, its contact lost). The speeds' jitter argument
+        (see :meth:`at_fps`) holds in the detector's pixels, where it measures the centre.
+        Larger balls (no upscaling) keep the schedule as set: scaled by the radius at 960x540
+        too (balls 3-3.7 px), a rendered break-off there lost a pot."""
+        if not upscale > 1.0:
+            return self
+        k = 1.0 / upscale
+        return replace(
+            self, rest_speed=self.rest_speed * k, roll_speed=self.roll_speed * k, thumb=self.thumb / k
+        )
