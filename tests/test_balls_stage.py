@@ -16,7 +16,15 @@ from hypothesis import strategies as st
 from calibration.calibrate import Calibration
 from calibration.camera import Camera, Intrinsics, Pose
 from calibration.table import TABLE
-from vision.balls_stage import BIAS_PX, LiveBalls, PixelMap, scaled_calibration, small_balls_note
+from vision.balls_stage import (
+    BIAS_PX,
+    RIM_BIAS_PX,
+    LiveBalls,
+    PixelMap,
+    gap_bias_px,
+    scaled_calibration,
+    small_balls_note,
+)
 from vision.source import Frame
 
 #: Lenses from none to the strongest barrel distortion of the sample clips (09: k1 = -0.22).
@@ -115,6 +123,19 @@ def test_bias_is_the_working_pixels_span_on_the_bed(height: float) -> None:
     stage = LiveBalls(fps=30.0, fixed=Calibration.from_camera(cam))
     stage.working(Frame(0, 0.0, np.zeros((720, 1280, 3), np.uint8)))
     assert stage.bias_mm == pytest.approx(BIAS_PX * (height - TABLE.ball_radius) / intr.fx, rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("upscale", "bias_px"),
+    [
+        (1.0, BIAS_PX),  # the detector measures the working frame itself
+        (2.0, RIM_BIAS_PX),  # balls 2-3 px in radius, measured through a pixel of rim
+        (3.0, RIM_BIAS_PX),
+    ],
+)
+def test_a_gap_measured_upscaled_is_as_uncertain_as_its_rim(upscale: float, bias_px: float) -> None:
+    assert gap_bias_px(upscale) == bias_px
+    assert gap_bias_px(upscale) >= BIAS_PX
 
 
 @pytest.mark.parametrize(

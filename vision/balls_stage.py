@@ -54,11 +54,26 @@ from vision.tracks import Tracks
 #: balls of a pair (see :func:`vision.detection.pairs.rim_centre`); their gap differed from
 #: the true one by up to a quarter of a pixel.
 BIAS_PX = 0.25
+#: The same where the detector works on an upscaled copy (balls under two and a half source
+#: pixels in radius, :data:`vision.detection.classical.UPSCALE_BELOW`): it sees each ball's edge
+#: through a source pixel of blur and half-resolution colour (see
+#: :func:`vision.detection.classical._colour_radius`), and two touching balls' blobs merge
+#: across it. On the 640x360 renders (13 mm a pixel) touching pairs' gaps were measured at
+#: -4 to +25 mm (true 0-1 mm), most 5-15 mm: a gap within that pixel cannot be told from
+#: touching, and a doubt is called touching (see :meth:`vision.events.config.EventConfig.derive`).
+RIM_BIAS_PX = 1.0
 #: Apparent ball radius (source pixels) under which the picture holds too little of a ball for
 #: its colour, a pack's balls and a touching pair's gap to be read reliably: the drawn-size
 #: renders at 640x360 (balls 1.7-2.5 px) agree with their true calls on 3 of 86 strokes, at
 #: 960x540 (2.6-3.4 px) on 16 of 40 (main at b558738).
 SMALL_BALL_PX = 3.0
+
+
+def gap_bias_px(upscale: float) -> float:
+    """The systematic error of a resting pair's gap (working pixels) where the detector works
+    on a copy of the working frame upscaled ``upscale`` times: :data:`BIAS_PX`, or
+    :data:`RIM_BIAS_PX` where it upscales (balls too small to measure at the working size)."""
+    return RIM_BIAS_PX if upscale > 1.0 else BIAS_PX
 
 
 def small_balls_note(radius_px: float, size: tuple[int, int]) -> str | None:
@@ -316,17 +331,20 @@ class LiveBalls:
     def bias_mm(self) -> float:
         """The systematic error of a gap between two resting balls (mm); 0 until calibrated.
 
-        :data:`BIAS_PX` working pixels times the millimetres a working pixel spans on the bed
-        in its longest direction (along the table, in a view from one end), the median over
-        the bed: a broadcast view spans two to three times as much along the table as across.
+        :data:`BIAS_PX` working pixels (:data:`RIM_BIAS_PX` where the detector upscales)
+        times the millimetres a working pixel spans on the bed in its longest direction (along
+        the table, in a view from one end), the median over the bed: a broadcast view spans two
+        to three times as much along the table as across.
         """
         cal = self.calibration
         if cal is None:
             return 0.0
+        cloth = self.detector.cloth
+        bias_px = gap_bias_px(1.0 if cloth is None else cloth.upscale)
         h = cal.camera.table_to_image(TABLE.ball_radius)
         xs, ys = np.meshgrid(np.linspace(0.0, TABLE.length, 9), np.linspace(0.0, TABLE.width, 5))
         px_per_mm = np.linalg.svd(jacobians(h, np.column_stack([xs.ravel(), ys.ravel()])), compute_uv=False)
-        return float(BIAS_PX * np.median(1.0 / px_per_mm[:, 1]))
+        return float(bias_px * np.median(1.0 / px_per_mm[:, 1]))
 
     def inferer(
         self, names: Sequence[str], players: tuple[str, str] = ("Player 1", "Player 2")
