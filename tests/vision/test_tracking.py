@@ -361,3 +361,33 @@ def test_lost_ball_does_not_take_a_piece_of_a_fast_streak(gap: int) -> None:
     tracks = tracker.tracks()
     assert tracks.state[-1, 1] == TrackState.PREDICTED
     assert np.linalg.norm(tracks.pixel[-1, 1] - red) < R
+
+
+@pytest.mark.parametrize(
+    ("confidence", "found"),
+    [
+        (0.9, True),  # the white itself, found again across the table
+        (0.09, False),  # a blob named white only because the white's name is never left free
+    ],
+)
+def test_lost_white_reacquired_anywhere_only_by_a_confident_name(confidence: float, found: bool) -> None:
+    """A white lost (struck faster than its streak shows) is matched far from its gate only to a
+    detection the colour model is confident of: a whole-table detection always names some blob
+    white, and one named so with a few per cent is another ball's streak or the cue."""
+    names = name_balls(np.array([WHITE, BLUE]))
+    tracker = Tracker(
+        TrackerState.seed(names, [[200.0, 200.0], [500.0, 300.0]], [R, R], colour=[WHITE, BLUE])
+    )
+    blue = BallDetections.build(np.array([[500.0, 300.0]]), np.array([R]), colour=np.array([BLUE]))
+    for _ in range(tracker.config.reacquire_after + 1):
+        tracker.update(blue)  # the white gone from its spot, unseen
+    far = BallDetections.build(
+        np.array([[500.0, 300.0], [900.0, 500.0]]),
+        np.array([R, R]),
+        colour=np.array([BLUE, WHITE]),
+        confidence=np.array([1.0, confidence]),
+    )
+    tracker.update(far)
+    white = tracker.state
+    assert (white.state[0] == TrackState.SEEN) == found
+    assert np.allclose(white.pos[0], (900.0, 500.0)) == found
