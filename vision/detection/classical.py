@@ -249,7 +249,14 @@ def find_balls(
     ws, hs, areas = (st[:, i].astype(np.float64) for i in (2, 3, 4))
     r_all = model.radius_at(blobs.centroids[1:])
     a1_all = math.pi * r_all * r_all
-    keep = (areas >= 0.55 * a1_all) & (np.minimum(ws, hs) >= r_all)
+    # The least blob a ball leaves is judged by its core: on an upscaled copy the expected
+    # radius is measured from blobs a source pixel wider all round than their balls (see
+    # _colour_radius), a rim that only a colour that differs from the cloth in chromaticity
+    # gets; a ball only darker than the cloth (the black, the green on green cloth) shows
+    # none, and at two source pixels in radius its blob fell under the size test.
+    bare = _colour_radius(r_all, model)
+    full = (areas >= 0.55 * a1_all) & (np.minimum(ws, hs) >= r_all)
+    keep = full | ((areas >= 0.55 * math.pi * bare * bare) & (np.minimum(ws, hs) >= bare))
     idx = np.flatnonzero(keep) + 1
     if not len(idx):
         return empty
@@ -267,6 +274,8 @@ def find_balls(
         # Its least distance to the bed's border and its median brightness (one compiled pass).
         border, bright_median = blob_border_median(blobs.labels, model.inside, value, int(k), (x0, y0, w, h))
         dark = bright_median < DARK_FRACTION * model.value
+        if not full[k - 1] and not bright_median < model.value:
+            continue  # under a rimmed ball's size and not darker than the cloth: no ball
         if dark and border < 2.0 * r:
             # A pocket's mouth, or a dark head or sleeve over the table: only balls it touches.
             dark_blobs.append(k)
@@ -297,7 +306,11 @@ def find_balls(
     refined = refine_centres(image, model, single_c, single_r, core)
     # A video's prior is measured once in a while, not on every frame (it costs a crop per ball),
     # from the refined centres: the caps' offsets from them place the balls of clusters.
-    lone = _on_bed(model, single_c, single_r)
+    # (Lone balls without a rim, under a rimmed ball's size, would tell the prior the balls of
+    # clusters are smaller than they are: a 640x360 break-off's pack was split into more balls
+    # than the game has, and dropped.)
+    rimmed = full[np.asarray(singles, np.int64) - 1] if singles else np.zeros(0, bool)
+    lone = _on_bed(model, single_c, single_r) & rimmed
     measured = (
         None
         if prior is not None and not remeasure
