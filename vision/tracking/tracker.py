@@ -344,7 +344,8 @@ def step(
             use_alt[alt] = a_near < near[alt]
             gd[alt] = np.minimum(gd[alt], a_gd)
             near[alt] = np.minimum(near[alt], a_near)
-        app = appearance_distance(_class_look(state, cfg), appearance, b, n)
+        shared_look, share = _class_look(state, cfg)
+        app = appearance_distance(shared_look, appearance, b, n)
         ok = (
             (gd < 1.0)
             & active[:, None]
@@ -370,7 +371,18 @@ def step(
         speed = np.hypot(vel[:, 0], vel[:, 1])
         blur = np.maximum(1.0, speed / np.maximum(state.radius, 1e-6))
         scale = cfg.appearance_scale * np.nan_to_num(blur, nan=1.0)[:, None]
-        cost = np.where(ok, near**2 + (app / scale) ** 2, _BIG)
+        look_cost = (app / scale) ** 2
+        if np.count_nonzero(share) > 1:
+            # Reds sharing one look pay one price for a blob's look, the most lenient any of
+            # them that may take it pays: the blur allowance of a red predicted struck must not
+            # make the blob cheaper for it than for the resting red beside it, or the look,
+            # not the motion, chooses between them (a rendered 1080p60 break-off, broadcast
+            # camera: a back-row red darker than the reds' look went to the red predicted
+            # struck in front of it, whose own blob went to the back-row red's track).
+            mine = share[:, None] & ok
+            lenient = np.where(mine, look_cost, np.inf).min(axis=0)
+            look_cost = np.where(mine, lenient[None, :], look_cost)
+        cost = np.where(ok, near**2 + look_cost, _BIG)
         first = np.where(near < 1.0, cost, _BIG)
         rows, cols = _locks(near, speed, state, ok, cfg)
         match[rows] = cols
@@ -498,9 +510,9 @@ def _bounce(
     return np.where(mouth, pred, bounced), np.where(mouth, vel, bvel)
 
 
-def _class_look(state: TrackerState, cfg: TrackerConfig) -> FloatArray:
+def _class_look(state: TrackerState, cfg: TrackerConfig) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
     """Each ball's remembered look for matching, every red near another red given the reds' median
-    look.
+    look; and which balls were given it.
 
     Why: fifteen reds look alike, and what tells one red's look from another's is noise (the
     light's fall-off across the table, blur, a centre measured off the ball that takes in cloth).
@@ -512,21 +524,21 @@ def _class_look(state: TrackerState, cfg: TrackerConfig) -> FloatArray:
     """
     red = state.colour == _RED
     known = red & np.all(np.isfinite(state.appearance), axis=1)
+    share = np.zeros(len(red), bool)
     if not np.any(known):
-        return state.appearance
+        return state.appearance, share
     # Only among reds that can swap: a red with no other red near keeps its own look, which keeps
     # it off blobs of other things along its path (Task2 clip 24: a lone red along a cushion,
     # scored against the reds' look, chased blobs along the cushion into a pocket: a false pot).
     on = np.flatnonzero(red & np.all(np.isfinite(state.pos), axis=1))
     if len(on) < 2:
-        return state.appearance
+        return state.appearance, share
     d = np.linalg.norm(state.pos[on][:, None, :] - state.pos[on][None, :, :], axis=2)
     np.fill_diagonal(d, np.inf)
-    share = np.zeros(len(red), bool)
     share[on[d.min(axis=1) < cfg.look_share_radii * state.radius[on]]] = True
     look = state.appearance.copy()
     look[share] = np.median(state.appearance[known], axis=0)
-    return look
+    return look, share
 
 
 def _locks(
