@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.detection.detections import BallDetections
+from vision.tracking.appearance import LAB_W
 from vision.tracking.kernels import (
     channel_medians,
     colour_mask,
@@ -31,8 +32,9 @@ from vision.tracking.kernels import (
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
 
-#: Lab weights (lightness counts half: shading and blur move it most).
-_W = np.array([0.5, 1.0, 1.0], np.float32)
+#: The Lab weights of colour distances (:data:`vision.tracking.appearance.LAB_W`: lightness
+#: counts half, shading and blur move it most), in the float32 the window's Lab is worked in.
+_W = LAB_W.astype(np.float32)
 #: Weights of the off-segment residual: a ball lit from above is far brighter on top and darker
 #: below than its mean colour, a change mostly of lightness, so lightness off the segment counts
 #: a little (a hand is told from the white by its chroma, not its lightness).

@@ -35,13 +35,15 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.detection.detections import BallDetections
+from vision.tracking.appearance import LAB_W
 
 FloatArray = npt.NDArray[np.float64]
 Float32Array = npt.NDArray[np.float32]
 Image = npt.NDArray[np.uint8]
 
-#: Lab weights: lightness counts half (the broadcast's exposure and the table's light change it).
-LAB_W = np.array([0.5, 1.0, 1.0], np.float32)
+#: The Lab weights of colour distances (:data:`vision.tracking.appearance.LAB_W`), in the
+#: float32 the frame's Lab is worked in.
+_LAB_W32 = LAB_W.astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -93,9 +95,9 @@ def blend_share(now: Float32Array, before: Float32Array, ball: FloatArray) -> tu
     """Per pixel, where its Lab colour ``now`` lies on the segment from its colour ``before``
     to the ball's Lab colour (``t``: 0 unchanged, 1 the ball) and how far off it, as a share
     of the segment's length (lightness counts half). ``now`` and ``before`` are ``(..., 3)``."""
-    u = (np.asarray(ball, np.float32) - before) * LAB_W
+    u = (np.asarray(ball, np.float32) - before) * _LAB_W32
     sep2 = np.maximum(np.einsum("...k,...k->...", u, u), 1e-6)
-    d = (now - before) * LAB_W
+    d = (now - before) * _LAB_W32
     t = np.einsum("...k,...k->...", d, u) / sep2
     off = np.sqrt(np.maximum(np.einsum("...k,...k->...", d, d) - t * t * sep2, 0.0) / sep2)
     return np.asarray(t, np.float64), np.asarray(off, np.float64)
