@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from vision.tracking.shift import RestPatch, departing, patch_shift, rest_patch
+from vision.tracking.shift import RestPatch, departing, leave_out, patch_shift, rest_patch
 
 Image = npt.NDArray[np.uint8]
 R = 9.0
@@ -94,6 +94,18 @@ def test_a_ball_beside_it_that_stays_does_not_hold_it() -> None:
         found = patch_shift(_frame((CENTRE[0], CENTRE[1] + step), other=green), patch)
         assert found is not None
         assert np.hypot(*(found.d - np.array([0.0, step]))) < 0.05, (step, found.d)
+
+
+@pytest.mark.parametrize("push", [0.0, 0.25, 0.5, 1.0])
+def test_a_ball_come_to_rest_against_it_is_left_out(push: float) -> None:
+    # Its picture taken alone; the green then comes to rest against it from the right and
+    # pushes it left: the green's disc, left out, does not hold it back.
+    patch = _patch(_frame(CENTRE))
+    at = (CENTRE[0] - push, CENTRE[1])
+    green = np.array([[at[0] + 2.0 * R + 0.2, at[1]]])
+    found = patch_shift(_frame(at, other=(green[0, 0], green[0, 1])), leave_out(patch, green, np.array([R])))
+    assert found is not None
+    assert np.hypot(*(found.d - np.array([-push, 0.0]))) < 0.05, (push, found.d)
 
 
 def test_a_hand_over_the_ball_moves_it_not() -> None:

@@ -70,6 +70,12 @@ class ScheduleConfig:
             a rendered free ball's resting green) must be cleared. At ``push_radii`` a green
             pushed 6.5 mm by the white (0.25 radii, a pixel) was found moved only as the event
             stage took the rest, and the gap came out 0.8 mm: TOUCHING BALL called.
+        nudge_shift_radii: least shift (ball radii) of an object ball's picture, taken before a
+            ball came to rest beside it, for which that ball pushed it
+            (:meth:`~vision.tracking.video.VideoTracker._lone_shifted`): as ``depart_radii``,
+            over ten times the shift measured on a still ball (0.01-0.03 px on the 1080p60
+            renders), under the pushes that decide a touching ball (2-7 mm, half a working
+            pixel and more at the far end of a view).
         push_cos: ... within this cosine of straight away from it.
         depart_radii: least shift (ball radii) of a resting cue ball's picture since it came to
             rest (:mod:`vision.tracking.shift`) that, growing over ``depart_shifts`` frames away
@@ -164,6 +170,7 @@ class ScheduleConfig:
     rest_radii: float = 1.5
     push_radii: float = 0.2
     nudge_radii: float = 0.1
+    nudge_shift_radii: float = 0.05
     push_cos: float = 0.7
     depart_radii: float = 0.05
     depart_shifts: int = 3

@@ -14,7 +14,7 @@ weighed out (a robust fit).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 import cv2
@@ -127,6 +127,26 @@ def rest_patch(
         support,
         float(r),
     )
+
+
+def leave_out(patch: RestPatch, others: FloatArray, others_r: FloatArray) -> RestPatch:
+    """``patch`` with the pixels by the balls now at ``others`` (``(k, 2)``, radii ``others_r``)
+    left out of its support, as :func:`rest_patch` leaves out those beside it when taken.
+
+    Why: a ball come to rest against this one since its picture was taken (one that pushed it)
+    covers part of the picture's cloth and blurs into its rim; compared there, its pixels say
+    nothing of this ball's shift.
+    """
+    h, w = patch.grey.shape
+    yy, xx = np.mgrid[0:h, 0:w]
+    x0, y0 = patch.corner
+    support = patch.support.copy()
+    for (u, v), ro in zip(
+        np.asarray(others, np.float64).reshape(-1, 2), np.asarray(others_r).reshape(-1), strict=True
+    ):
+        if np.isfinite(u) and np.isfinite(v):
+            support &= np.hypot(xx + x0 - u, yy + y0 - v) > OTHERS_RADII * float(ro)
+    return replace(patch, support=support)
 
 
 def patch_shift(frame: Image, patch: RestPatch, start: FloatArray | None = None) -> Shift | None:
