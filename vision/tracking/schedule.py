@@ -35,6 +35,10 @@ class ScheduleConfig:
         streak_mix: smallest share of the ball's colour in a pixel when the ball is unseen or
             fast (a streak ``k`` diameters long gives each pixel about ``1/k``; 0.25 keeps a
             ball at four diameters a frame, 10 m/s at 60 fps).
+        measure_radii: speed (ball radii per frame) under which a rolling ball seen last frame
+            is measured by the detector in its window, the colour search only where that finds
+            nothing near its prediction (see ``VideoTracker._measured_rolling``). Unblurred,
+            the detector's centre is the ball's; the colour search's is biased by its light.
         blur_radii: speed (ball radii per frame) from which a ball is searched as a streak
             (``streak_mix``); slower balls are searched with the resting share, which keeps
             a slow object ball off a cue or a hand beside it (on Task3, 0.5 lost clip 25's ball).
@@ -178,6 +182,7 @@ class ScheduleConfig:
     pack_speed: float = 0.5
     ghost_rest: int = 15
     stray_radii: float = 2.0
+    measure_radii: float = 0.5
 
     def at_fps(self, fps: float) -> ScheduleConfig:
         """This schedule for video at ``fps``: search intervals kept in seconds and per-frame

@@ -823,6 +823,13 @@ class VideoTracker:
                 # fraction of a pixel; the colour search, biased to its lit side by 2-4 pixels,
                 # moved every faint ball a rolling ball passed (05_touching: rest 2.2 -> 3.4 mm).
                 rois.append(roi)
+            elif (
+                measured := self._measured_rolling(
+                    frame, state, i, roi, np.array([pu, pv]), cue or anchored, speed
+                )
+            ) is not None:
+                parts.append(measured)
+                looks.append(np.full((len(measured), 3), np.nan))
             elif np.all(np.isfinite(state.appearance[i])):
                 # A ball that vanished may have been struck: blurred over a streak several diameters
                 # long, it colours each pixel for only a fraction of the exposure.
@@ -932,6 +939,70 @@ class VideoTracker:
             looks.insert(0, state.appearance[held])
         app = np.concatenate(looks) if looks else np.zeros((0, 3))
         return concat(parts), app, disturbed
+
+    def _measured_rolling(
+        self,
+        frame: Image,
+        state: TrackerState,
+        i: int,
+        roi: tuple[int, int, int, int],
+        predicted: FloatArray,
+        held: bool,
+        speed: FloatArray,
+    ) -> BallDetections | None:
+        """The detector's balls within a radius of ball ``i``'s prediction, in its window, where it
+        rolls too slowly to blur; None (none there) where the colour search is to find it (a
+        ball at rest is measured as :meth:`_local` says).
+
+        Why: the colour search takes the pixels on the segment between the ball's remembered
+        look and the cloth's, which a ball lit from above does not lie on: its top is lighter
+        and yellower than its mean, its underside darker. At the far end of a steep view the
+        search's blob of a rolling yellow was its shaded underside, its centre 3-4 px (a third
+        of a radius) low, and the look learnt from there fell from lightness 127 to 75 in a
+        second; the search then took the cushion's shade for it and lost it (a rendered
+        1080p60 stroke, broadcast camera). Unblurred, the detector measures the whole ball.
+        Not the cue ball: its departure, its following by its picture's shift and its rests
+        are found apart, round the cue's tip and the hand that place and strike it, and the
+        detector's centre of a white barely moved by a phantom departure (the cue's tip beside
+        it), followed, made that a stroke while the player addressed it (a rendered 1080p60
+        clearance). Nor an object ball ``held`` at its rest spot, however fast a contact
+        predicts it (its rest is reported from its searches: see :meth:`_report_at_rest`), one
+        lost for ``lost_full`` frames, a ghost (see :meth:`_ghost`), or one whose look is not
+        known (measured by the detector anyway).
+        """
+        r = float(state.radius[i])
+        if (
+            held
+            or self._cue_ball[i]
+            or state.unseen[i] >= self.schedule.lost_full
+            or self._ghosting[i]
+            or not np.all(np.isfinite(state.appearance[i]))
+            or self._handed_at[i] == self.frames - 1
+            or not self.schedule.rest_speed <= speed[i] < self.schedule.measure_radii * r
+        ):
+            return None
+        found = self.detector.detect(frame, roi)
+        self.roi_detections += 1
+        # Only its own: the balls beside it in the window have their own measurements (a resting
+        # red beside the white, measured so in the white's window, took that centre, a pixel off
+        # its rest spot's finer one: sample 05, reported 2 px off in 6 frames).
+        own = near_rows(found.pixel, predicted, r)
+        if not np.any(own):
+            return None
+        # And only where it looks as the ball does: a ball of another colour there is that ball
+        # (unnamed where the detector names nothing: Task3), and this one is searched for by its
+        # own colour (Task3 clip 19: ball2's track, put on a neighbour as it was struck, rode it
+        # for seconds, measured so, while the search would have found it again).
+        look = disc_appearance(frame, found.pixel[own], found.radius[own])
+        alike = lab_distance(look, state.appearance[i]) < self.tracker.config.appearance_gate
+        # Nor one the detector names another colour, however weakly: the tracker refuses it for
+        # this ball, which would go unseen with its colour search not asked (a pink pushed in a
+        # break-off's pack, named the white at confidence 0.1-0.2 for four frames: its grown
+        # gate took a red, which its track then followed).
+        named = found.colour[own]
+        alike &= (named == UNKNOWN) | (state.colour[i] == UNKNOWN) | (named == state.colour[i])
+        own[own] = alike
+        return found[own] if np.any(own) else None
 
     def _ghost(
         self, frame: Image, state: TrackerState, i: int, roi: tuple[int, int, int, int]
