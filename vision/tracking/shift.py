@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
+IntArray = npt.NDArray[np.int64]
 Grey = npt.NDArray[np.float32]
 
 #: Reach of the compared picture round the ball's centre, in radii: the ball and its rim, with
@@ -113,10 +114,9 @@ def rest_patch(
     if grey is None:
         return None
     yy, xx = np.mgrid[cy - m : cy + m + 1, cx - m : cx + m + 1]
-    support = np.hypot(xx - centre[0], yy - centre[1]) < SUPPORT_RADII * r
-    for (u, v), ro in zip(others, others_r, strict=True):
-        if np.isfinite(u) and np.isfinite(v):
-            support &= np.hypot(xx - u, yy - v) > OTHERS_RADII * ro
+    support = _without_others(
+        np.hypot(xx - centre[0], yy - centre[1]) < SUPPORT_RADII * r, xx, yy, others, others_r
+    )
     gy, gx = np.gradient(grey)
     return RestPatch(
         grey,
@@ -138,15 +138,23 @@ def leave_out(patch: RestPatch, others: FloatArray, others_r: FloatArray) -> Res
     nothing of this ball's shift.
     """
     h, w = patch.grey.shape
-    yy, xx = np.mgrid[0:h, 0:w]
     x0, y0 = patch.corner
-    support = patch.support.copy()
+    yy, xx = np.mgrid[y0 : y0 + h, x0 : x0 + w]
+    return replace(patch, support=_without_others(patch.support.copy(), xx, yy, others, others_r))
+
+
+def _without_others(
+    support: npt.NDArray[np.bool_], xx: IntArray, yy: IntArray, others: FloatArray, others_r: FloatArray
+) -> npt.NDArray[np.bool_]:
+    """``support`` (modified in place; pixel grids ``xx``, ``yy``) less the pixels within
+    :data:`OTHERS_RADII` radii of the balls at ``others`` (``(k, 2)``, radii ``others_r``; NaN
+    rows ignored)."""
     for (u, v), ro in zip(
         np.asarray(others, np.float64).reshape(-1, 2), np.asarray(others_r).reshape(-1), strict=True
     ):
         if np.isfinite(u) and np.isfinite(v):
-            support &= np.hypot(xx + x0 - u, yy + y0 - v) > OTHERS_RADII * float(ro)
-    return replace(patch, support=support)
+            support &= np.hypot(xx - u, yy - v) > OTHERS_RADII * float(ro)
+    return support
 
 
 def patch_shift(frame: Image, patch: RestPatch, start: FloatArray | None = None) -> Shift | None:
