@@ -13,8 +13,18 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from vision.tracking.shift import RestPatch, departing, leave_out, patch_shift, rest_patch
+from vision.tracking.shift import (
+    OTHERS_RADII,
+    RestPatch,
+    _without_others,
+    departing,
+    leave_out,
+    patch_shift,
+    rest_patch,
+)
 
 Image = npt.NDArray[np.uint8]
 R = 9.0
@@ -142,3 +152,30 @@ def test_a_departure_grows_away_from_the_cue(
 def test_with_the_cue_side_unknown_any_way_out_is_a_departure() -> None:
     shifts = [np.array(s) for s in [(0.0, 0.0), (0.3, 0.0), (0.6, 0.0)]]
     assert departing(shifts, 0.5, np.zeros(2), 0.7)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.floats(-40.0, 140.0), st.floats(-40.0, 140.0), st.floats(2.0, 15.0), st.booleans()),
+        max_size=8,
+    ),
+    st.integers(0, 60),
+    st.integers(0, 60),
+    st.integers(1, 40),
+    st.integers(1, 40),
+)
+def test_clearing_the_other_balls_equals_drawing_every_disc(
+    others: list[tuple[float, float, float, bool]], x0: int, y0: int, w: int, h: int
+) -> None:
+    """Only balls whose cleared disc reaches the picture are drawn; the result is the one of
+    drawing every ball's disc (a NaN row, a ball off the table, clears nothing)."""
+    yy, xx = np.mgrid[y0 : y0 + h, x0 : x0 + w]
+    pts = np.array([(u, v) if on else (np.nan, np.nan) for u, v, _, on in others]).reshape(-1, 2)
+    radii = np.array([r for _, _, r, _ in others], np.float64)
+    got = _without_others(np.ones((h, w), bool), xx, yy, pts, radii)
+    want = np.ones((h, w), bool)
+    for (u, v), r in zip(pts, radii, strict=True):
+        if np.isfinite(u):
+            want &= np.hypot(xx - u, yy - v) > OTHERS_RADII * r
+    assert np.array_equal(got, want)
