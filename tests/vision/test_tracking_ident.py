@@ -83,3 +83,21 @@ def test_lost_red_leaves_a_blob_of_unknown_colour_alone() -> None:
     blob = BallDetections.build(np.array([(300.0, 0.0)]), np.full(1, R))
     tracker.update(blob, LOOK_A[None])
     assert tracker.state.state[0] == TrackState.PREDICTED
+
+
+@pytest.mark.parametrize(
+    ("on", "i", "others"),
+    [
+        ((True, True, True), 0, (False, True, True)),
+        ((True, False, True), 2, (True, False, False)),
+        ((False, False, True), 2, (False, False, False)),
+        ((False, True, True), 0, (False, True, True)),
+    ],
+)
+def test_the_others_on_the_table_leave_out_the_ball_and_those_off_it(
+    on: tuple[bool, ...], i: int, others: tuple[bool, ...]
+) -> None:
+    pos = np.array([[10.0, 10.0] if o else [np.nan, np.nan] for o in on])
+    state = TrackerState.seed(("white", "red1", "red2"), pos, np.full(3, 5.0))
+    assert tuple(state.others_on_table(i)) == others
+    assert tuple(state.state != TrackState.ABSENT) == on  # (not changed by asking)

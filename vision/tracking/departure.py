@@ -18,7 +18,6 @@ from vision.tracking.detection_sets import concat, window
 from vision.tracking.local import search
 from vision.tracking.schedule import ScheduleConfig
 from vision.tracking.tracker import TrackerState
-from vision.tracks import TrackState
 
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
@@ -58,7 +57,7 @@ def find_departure(
     cand = concat([beside, wide])
     if not len(cand):
         return None
-    others = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
+    others = state.others_on_table(i)
     if np.any(others):
         d = np.linalg.norm(cand.pixel[:, None, :] - state.pos[others][None, :, :], axis=2).min(axis=1)
         cand = cand[d > state.radius[others].min()]

@@ -155,7 +155,7 @@ class RestSpots:
         if state.names[i] == CUE_BALL:
             return None
         found = self._settle_found
-        others = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
+        others = state.others_on_table(i)
         k = strayed_to(
             found.pixel,
             found.colour,
@@ -258,7 +258,7 @@ class RestSpots:
         refused or missing for 5 of the 15 reds (their rests 6-9 mm off, against 1-2 mm).
         """
         st = self.tracker.state
-        on = (st.state != TrackState.ABSENT) & (np.arange(len(st.names)) != i)
+        on = st.others_on_table(i)
         x0, y0, x1, y1 = cluster_box(st.pos[on], at, self.schedule.pack_radii * r)
         return window(x0, y0, x1, y1, 3.0 * r, frame.shape)
 
@@ -295,7 +295,7 @@ class RestSpots:
             return None
         radius, foot = self.ball_geometry(at[None])
         state = self.tracker.state
-        on = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
+        on = state.others_on_table(i)
         others = state.pos[on]
         if np.any(np.hypot(*(others - at).T) < LONE_RADII * float(radius[0])):
             # Beside another ball the arcs left (the neighbour's side and the foot's out) leave
@@ -320,7 +320,7 @@ class RestSpots:
         found = found[np.linalg.norm(found.pixel - at, axis=1) < self.schedule.settle_radii * r]
         if len(found):
             st = self.tracker.state
-            others = (st.state != TrackState.ABSENT) & (np.arange(len(st.names)) != i)
+            others = st.others_on_table(i)
             found = found[~nearer_another(found.pixel, at, st.pos[others])]
         same = found.colour == colour
         if not np.any(same) and len(found):

@@ -189,6 +189,13 @@ class TrackerState:
         if len(set(self.names)) != b:
             raise ValueError(f"TrackerState.names must be unique, got {self.names}")
 
+    def others_on_table(self, i: int) -> npt.NDArray[np.bool_]:
+        """``(B,)``: the balls on the table (not ABSENT) other than ball ``i``: the neighbours
+        a ball's measurement must leave out or be told apart from."""
+        on = self.state != TrackState.ABSENT
+        on[i] = False
+        return on
+
     @classmethod
     def seed(
         cls,

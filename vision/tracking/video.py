@@ -1036,7 +1036,7 @@ class VideoTracker:
         found = find_streaks(frame, before, roi, look, r, state.pos[i], self.region, cloth=cloth)
         if not len(found):
             return found
-        on = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
+        on = state.others_on_table(i)
         others = np.where(on[:, None], state.pos + state.vel, np.nan)
         pred = state.pos[i] + state.vel[i] * (state.unseen[i] + 1)
         ghost = pick_ghost(found, pred, others, state.radius)
@@ -1161,7 +1161,7 @@ class VideoTracker:
                 self._stop_following(i)
         self._shift_frame[i] = self.frames
         patch = self._patch[i]
-        others = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
+        others = state.others_on_table(i)
         rests_there = patch is not None and anchored and np.allclose(patch.centre, self._anchor[i], atol=1e-6)
         if self._following[i]:
             moved = not np.allclose(state.pos[i], self._shifted_to[i], atol=SHIFTED_PX)
@@ -1257,7 +1257,7 @@ class VideoTracker:
         patch = self._patch[i]
         if patch is not None and np.allclose(patch.centre, a, atol=1e-6):
             return
-        others = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
+        others = state.others_on_table(i)
         self._patch[i] = rest_patch(frame, a, float(state.radius[i]), state.pos[others], state.radius[others])
         self._patch_thumb[i] = thumb
         self._shifts[i] = []
@@ -1275,7 +1275,7 @@ class VideoTracker:
         # a frame on real 720p video.)
         if patch is not None and _same_spot(patch.centre, a):
             return
-        others = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
+        others = state.others_on_table(i)
         self._lone_patch[i] = rest_patch(
             frame, a, float(state.radius[i]), state.pos[others], state.radius[others]
         )
@@ -1299,7 +1299,7 @@ class VideoTracker:
         if patch is None or not _same_spot(patch.centre, self._anchor[i]):
             return None
         r = float(state.radius[i])
-        others = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
+        others = state.others_on_table(i)
         d = np.hypot(*(state.pos - patch.centre).T)
         near = others & (np.nan_to_num(d, nan=np.inf) < LONE_RADII * r)
         if not np.any(near):
@@ -1451,7 +1451,7 @@ class VideoTracker:
         else:
             # The nearest ball touching it that came to rest after it did (not a pack's
             # neighbour, which was there all along).
-            on = (state.state != TrackState.ABSENT) & (np.arange(len(state.names)) != i)
+            on = state.others_on_table(i)
             d = np.where(on, np.linalg.norm(state.pos - self._anchor[i], axis=1), np.inf)
             k = int(np.argmin(d))
             if not np.isfinite(d[k]) or d[k] > 2.5 * r or self._anchor_age[k] >= self._anchor_age[i]:
@@ -1491,11 +1491,7 @@ class VideoTracker:
         r = float(state.radius[i])
         if state.colour[i] < 0 or speed[i] > self.schedule.pack_speed * r:
             return False
-        others = (
-            (state.state != TrackState.ABSENT)
-            & (np.arange(len(state.names)) != i)
-            & (state.colour == state.colour[i])
-        )
+        others = state.others_on_table(i) & (state.colour == state.colour[i])
         if not np.any(others):
             return False
         d = np.linalg.norm(state.pos[others] - state.pos[i], axis=1)
