@@ -48,6 +48,7 @@ import numpy.typing as npt
 from adjudicator.eventlog import FrameStart, InputEvent, Place, Rest
 from calibration.table import TABLE, TableSpec, colour_of
 from vision.events.analysis import white_first
+from vision.events.appear import may_be_put
 from vision.events.buffer import TrackFrame, still_mean
 from vision.events.config import EventConfig
 from vision.events.geometry import pocket_entry
@@ -116,6 +117,8 @@ class EventInferer:
         self.striker = striker
         self.phase = Phase.STARTING
         self.rest = np.full((len(self.names), 2), np.nan)
+        # Per ball: every rest position it has had (where a replacement may put it back).
+        self._rested: list[list[FloatArray]] = [[] for _ in self.names]
         self._frames: list[TrackFrame] = []
         self._stroke_from = 0
         # Index in the buffer where every ball was first found settled, and their means then.
@@ -278,7 +281,7 @@ class EventInferer:
                     mean = still_mean(self.cfg, window, b, min_seen=1, creep=False)
                     if mean is None:
                         mean = next(f.position[b] for f in reversed(window) if f.seen[b])
-            self.rest[b] = mean
+            self._set_rest(b, mean)
             if self._put_in_hand(b, mean):
                 placed.append(Place(t=window[0].t, ball=name, position=_xy(mean)))
             else:
@@ -298,6 +301,20 @@ class EventInferer:
             ),
             *placed,
         ]
+
+    def _set_rest(self, b: int, mean: FloatArray) -> None:
+        """Ball ``b`` at rest at ``mean`` (remembered among its rest positions)."""
+        self.rest[b] = mean
+        if np.all(np.isfinite(mean)):
+            self._rested[b].append(np.array(mean, np.float64))
+
+    def _may_be_put(self, b: int, mean: FloatArray) -> bool:
+        """Whether a hand may have put ball ``b``, with no rest position known, down at
+        ``mean``: on a spot or its spotting line, or where it rested before
+        (:func:`vision.events.appear.may_be_put`; a measurement's tolerance of
+        ``replace_mm``)."""
+        colour = colour_of(self.names[b])
+        return may_be_put(self.cfg.table, colour, mean, self.cfg.replace_mm, self._rested[b])
 
     def _put_in_hand(self, b: int, mean: FloatArray) -> bool:
         """Whether ball ``b``, found at rest at ``mean`` when the frame start is decided, was
@@ -357,10 +374,12 @@ class EventInferer:
             by_hand = self._in_hand and b == self._white and self._hidden[b]
             far = cfg.place_mm if by_hand else cfg.replace_mm
             if moved > cfg.place_mm:
+                if np.isinf(moved) and not self._may_be_put(b, mean):
+                    continue  # no hand puts it there: not a ball (see vision.events.appear)
                 if np.isinf(moved) or (self._handled[b] and moved > far):
                     out.append(Place(t=window[0].t, ball=name, position=_xy(mean)))
                     self._in_hand |= b == self._white
-                self.rest[b] = mean
+                self._set_rest(b, mean)
                 self._handled[b] = self._hidden[b] = False
             elif self._handled[b] and self._unseen_run[b] == 0:
                 self._handled[b] = self._hidden[b] = False
@@ -544,7 +563,11 @@ class EventInferer:
                     mean = self.rest[b]
                 else:
                     continue
-            self.rest[b] = mean
+            if np.isnan(self.rest[b, 0]) and not self._may_be_put(b, mean):
+                # Off the table as the stroke began and come to rest away from every place a
+                # hand puts it: no ball (see vision.events.appear).
+                continue
+            self._set_rest(b, mean)
             positions[name] = _xy(mean)
         t_rest = max(window[0].t, events[-1].t if events else 0.0)
         # Settled from the window's first frame: t_rest is never earlier, so never after it.
