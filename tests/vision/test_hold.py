@@ -134,3 +134,25 @@ def test_where_the_white_went(
     else:
         assert got is not None
         assert np.hypot(*(got.pixel[0] - expected)) < 0.3 * R
+
+
+@pytest.mark.parametrize(("side", "tip_taken"), [((0.0, 0.5 * R), False), ((0.0, 0.1 * R), True)])
+def test_a_hard_struck_white_impure_by_blur_does_not_send_the_search_to_the_cue(
+    side: tuple[float, float], tip_taken: bool
+) -> None:
+    """A hard stroke's white is a streak of white and cloth that can lie off the colour segment
+    (impure), while the cue's ferrule that followed through onto the spot looks white (pure).
+    An impure blob beside the spot is the cue's end, unless it lies on the far side from where
+    the changes round the addressed ball came from (more than their noise): then it is the
+    white, and the cue's side is the changes' (a rendered 1080p60 break-off's white followed
+    the cue back to baulk). With changes too weak to tell, the impure blob still says."""
+    spot = np.array([[100.0, 80.0]])
+    frame = _departure_frame(None, None, (100, 104))
+    cv2.ellipse(frame, (100, 50), (round(R), round(2 * R)), 0, 0, 360, (200, 230, 120), -1, cv2.LINE_AA)
+    look = cv2.cvtColor(np.array([[(235, 240, 240)]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
+    state = TrackerState.seed(["white"], spot, [R], colour=[0], appearance=look[None, :])
+    beside = BallDetections.build(np.array([[100.0, 50.0], [100.0, 104.0]]), np.full(2, R))
+    assert pure_rows(frame, beside, look, R, (0, 0, 200, 160), ScheduleConfig()).tolist() == [False, True]
+    got = find_departure(frame, state, 0, ScheduleConfig(), None, None, beside, np.array(side))
+    took_tip = got is not None and bool(np.hypot(*(got.pixel[0] - (100.0, 104.0))) < 0.3 * R)
+    assert took_tip is tip_taken

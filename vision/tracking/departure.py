@@ -22,6 +22,10 @@ from vision.tracking.tracker import TrackerState
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
 
+#: Smallest pull of the changes round an addressed cue ball (:func:`change_pull`, in radii)
+#: that outweighs an impure blob beside its spot as the cue's side (see :func:`find_departure`).
+SIDE_FLOOR_RADII = 0.25
+
 
 def find_departure(
     frame: Image,
@@ -76,6 +80,13 @@ def find_departure(
     # stroke: the white 5 px down its path was taken for the cue, and a piece of the cue up the
     # other way for the white).
     back = np.mean(cue - state.pos[i], axis=0) if len(cue) and float(np.hypot(*side)) <= r else side
+    # Nor where that blob lies on the far side from where the changes came, by more than their
+    # noise (:data:`SIDE_FLOOR_RADII`): the struck white itself, a streak of white and cloth a
+    # hard stroke's blur leaves impure (a rendered 1080p60 break-off: 0.33 off the segment,
+    # the cue's tip behind it 0.15), while the cue feathered on the other side. Taken for the
+    # cue, it sent the search to the tip, and the white followed the cue back to baulk.
+    if len(cue) and float(back @ side) < 0 and float(np.hypot(*side)) > SIDE_FLOOR_RADII * r:
+        back = side
     if np.any(back != 0):
         ok &= (cand.pixel - state.pos[i]) @ back < 0
     if not np.any(ok):
