@@ -37,6 +37,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -58,6 +59,10 @@ from vision.events.stroke import StrokeFrames, analyse_stroke
 from vision.tracks import Tracks, TrackState
 
 FloatArray = npt.NDArray[np.float64]
+
+#: Rest positions remembered per ball: a replacement (Section 3 Rule 14) puts the balls back
+#: where they were before the last stroke, so a few strokes back is ample.
+REMEMBERED_RESTS = 4
 
 
 @dataclass(frozen=True)
@@ -117,8 +122,8 @@ class EventInferer:
         self.striker = striker
         self.phase = Phase.STARTING
         self.rest = np.full((len(self.names), 2), np.nan)
-        # Per ball: every rest position it has had (where a replacement may put it back).
-        self._rested: list[list[FloatArray]] = [[] for _ in self.names]
+        # Per ball: its last rest positions (where a replacement after a foul puts it back).
+        self._rested: list[deque[FloatArray]] = [deque(maxlen=REMEMBERED_RESTS) for _ in self.names]
         self._frames: list[TrackFrame] = []
         self._stroke_from = 0
         # Index in the buffer where every ball was first found settled, and their means then.
@@ -303,7 +308,7 @@ class EventInferer:
         ]
 
     def _set_rest(self, b: int, mean: FloatArray) -> None:
-        """Ball ``b`` at rest at ``mean`` (remembered among its rest positions)."""
+        """Ball ``b`` at rest at ``mean`` (remembered among its last rest positions)."""
         self.rest[b] = mean
         if np.all(np.isfinite(mean)):
             self._rested[b].append(np.array(mean, np.float64))
