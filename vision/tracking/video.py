@@ -216,6 +216,10 @@ class VideoTracker:
         self._shifts: list[list[FloatArray]] = [[] for _ in tracker.state.names]
         self._shift_frame = np.full(len(tracker.state.names), _NEVER, np.int64)
         self._following = np.zeros(len(tracker.state.names), bool)
+        # Per cue ball, the frame its addressed picture's shift last said it had not left
+        # (under ``hold_radii``): the search's blob off its spot is then the cue's tip merged
+        # with it (see _local).
+        self._stays_at = np.full(len(tracker.state.names), _NEVER, np.int64)
         self._crept_from = np.full((len(tracker.state.names), 2), np.nan)
         # Per cue ball, where its picture's shift last put it (NaN: nowhere yet; see _shifted).
         self._shifted_to = np.full((len(tracker.state.names), 2), np.nan)
@@ -877,6 +881,17 @@ class VideoTracker:
                     elif state.unseen[i] > 0:
                         # Hidden on its spot: nothing that left it looks like the ball.
                         found = found[near_rows(found.pixel, self._hold_at[i], sch.hold_radii * r)]
+                    elif self._stays_at[i] == self.frames:
+                        # Its own picture says it has not left its spot (see _shifted): the
+                        # blob off it is the cue's tip merged with it as the cue feathers. Taken,
+                        # it dragged the white 3 px a frame after the tip and the track stayed
+                        # on the tip (a rendered 1080p60 in-off: a stroke read 0.85 s early,
+                        # the white lost, its in-off missed).
+                        found = found[near_rows(found.pixel, self._hold_at[i], sch.hold_radii * r)]
+                        if not len(found):
+                            found = BallDetections.build(
+                                self._hold_at[i][None, :], [float(r)], colour=state.colour[i : i + 1]
+                            )
                 elif alone and anchored and len(found):
                     # No ball can reach it, so it is where it rests: what its search finds farther
                     # off is the part of it a sleeve or a hand leaves uncovered, or that cover,
@@ -1210,6 +1225,8 @@ class VideoTracker:
                 self._shifts[i] = []
                 return None
             d = found.d
+        if float(np.hypot(*d)) < sch.hold_radii * r:
+            self._stays_at[i] = self.frames
         self._shifts[i] = (self._shifts[i] + [d])[-sch.depart_shifts :]
         if len(self._shifts[i]) < sch.depart_shifts or not departing(
             self._shifts[i], sch.depart_radii * r, -self._cue_side[i], sch.push_cos
