@@ -110,6 +110,8 @@ class Analysis:
     before_contact: dict[int, int] = field(default_factory=dict)
     #: The cushion contacts found so far (they take speed away; ball contacts may add it).
     cushion_events: list[Cushion] = field(default_factory=list)
+    #: When the white was struck (None: no strike found); it heads the white's ``breaks``.
+    t_strike: float | None = None
 
     # ---- samples and fits ----------------------------------------------------------------
     def samples(self, b: int, k_lo: int, k_hi: int) -> tuple[FloatArray, FloatArray]:

@@ -121,6 +121,7 @@ def analyse_stroke(sf: StrokeFrames, cfg: EventConfig, final_window: int, t_min:
             t_strike = max(t_strike, t_min)
             events.append(Strike(t=t_strike))
             an.breaks[white].append(t_strike)
+            an.t_strike = t_strike
     # In the order the contacts happened, not of the frames where the gaps were least: a
     # thin cut's closest sample comes after a fuller contact's made later in the same frame.
     order = sorted(cands, key=lambda c: (estimate_time(an, c), c.cushion is not None))
