@@ -61,13 +61,13 @@ FAINT_CHANGES = 1.5
 #: Least share by which a track's radius may be off its ball's radius where it is (see
 #: :meth:`VideoTracker._radii_where_they_are`) for it to be set to that.
 RADIUS_STEP = 0.05
-#: A frame count far in the past: "never" for the per-ball frame counts (gone, unanchored).
 #: Half-width, in radii, of the detector's window round a slowly rolling ball's prediction
 #: (see ``VideoTracker._measured_rolling``): the ball and a margin for the prediction's error.
 _MEASURE_REACH = 1.6
 #: Largest move (pixels, each way) of a resting ball's anchor for which its picture is still the
 #: anchor's (see :func:`_same_spot`).
 _SAME_SPOT = 0.05
+#: A frame count far in the past: "never" for the per-ball frame counts (gone, unanchored).
 _NEVER = -(10**9)
 
 
