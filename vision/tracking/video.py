@@ -878,17 +878,15 @@ class VideoTracker:
                         self._rolled[i] = True
                         if not handed:
                             self._origin[i] = state.pos[i]
-                    elif state.unseen[i] > 0:
-                        # Hidden on its spot: nothing that left it looks like the ball.
+                    elif state.unseen[i] > 0 or self._stays_at[i] == self.frames:
+                        # Hidden on its spot: nothing that left it looks like the ball. Or its own
+                        # picture says it has not left its spot (see _shifted): the blob off it
+                        # is the cue's tip merged with it as the cue feathers. Taken, it dragged
+                        # the white 3 px a frame after the tip and the track stayed on the tip (a
+                        # rendered 1080p60 in-off: a stroke read 0.85 s early, the white lost,
+                        # its in-off missed); seen there, it is measured on its spot.
                         found = found[near_rows(found.pixel, self._hold_at[i], sch.hold_radii * r)]
-                    elif self._stays_at[i] == self.frames:
-                        # Its own picture says it has not left its spot (see _shifted): the
-                        # blob off it is the cue's tip merged with it as the cue feathers. Taken,
-                        # it dragged the white 3 px a frame after the tip and the track stayed
-                        # on the tip (a rendered 1080p60 in-off: a stroke read 0.85 s early,
-                        # the white lost, its in-off missed).
-                        found = found[near_rows(found.pixel, self._hold_at[i], sch.hold_radii * r)]
-                        if not len(found):
+                        if not len(found) and state.unseen[i] == 0:
                             found = BallDetections.build(
                                 self._hold_at[i][None, :], [float(r)], colour=state.colour[i : i + 1]
                             )
