@@ -81,6 +81,14 @@ class ScheduleConfig:
             renders), under the pushes that decide a touching ball (2-7 mm, half a working
             pixel and more at the far end of a view).
         push_cos: ... within this cosine of straight away from it.
+        ahead_cos: a resting ball lies in front of a ball come to rest beside it, which can
+            have pushed it (:func:`~vision.tracking.pushes.pushable`), when the line to it is
+            within this cosine of the way that ball last rolled. A ball pushes along the line
+            of centres, which a cut takes far off the way it rolled: at ``push_cos`` (45
+            degrees) a free ball's white that cut the brown 67 degrees off its path had the
+            brown, pushed 11 mm, carried where it stood (TOUCHING BALL called on a 9.8 mm
+            gap; a rendered 1080p60 clip, seed 145). Under 0.25 (75 degrees) the ball is level
+            with it: a pack's reds beside a red come to rest.
         depart_radii: least shift (ball radii) of a resting cue ball's picture since it came to
             rest (:mod:`vision.tracking.shift`) that, growing over ``depart_shifts`` frames away
             from the cue, is its departure: over ten times the shift measured on a still ball
@@ -176,6 +184,7 @@ class ScheduleConfig:
     nudge_radii: float = 0.1
     nudge_shift_radii: float = 0.05
     push_cos: float = 0.7
+    ahead_cos: float = 0.25
     depart_radii: float = 0.05
     depart_shifts: int = 3
     pack_radii: float = 2.5

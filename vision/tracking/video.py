@@ -190,6 +190,9 @@ class VideoTracker:
         # Per ball, the frame count at which its prediction carried it off a spot it had long
         # rested on (far in the past: never): struck there, whether or not the search saw it go.
         self._unanchored = np.full(len(tracker.state.names), _NEVER, np.int64)
+        # Per object ball, the frame count at which it last lay, at rest, within a moving ball's
+        # reach (see _struck): it may have been set creeping, too slowly to change its picture.
+        self._reached_at = np.full(len(tracker.state.names), _NEVER, np.int64)
         # Per ball, frames left during which the detector re-measures it at rest every
         # ``settle_every`` frames: a ball that came to rest against it may have pushed it (see
         # _recheck_beside).
@@ -789,13 +792,10 @@ class VideoTracker:
             if left and state.names[i] == CUE_BALL:
                 left = self._bare(frame, state, i)  # (_hidden leaves the cue ball out)
             cue = state.names[i] == CUE_BALL and (speed[i] < sch.rest_speed or anchored) and not left
-            alone = (
-                (still or anchored)
-                and not cue
-                and not left
-                and not strayed
-                and not self._struck(state, i, speed)
-            )
+            alone = (still or anchored) and not cue and not left and not strayed
+            if alone and self._struck(state, i, speed):
+                alone = False
+                self._reached_at[i] = self.frames
             # Where the changes round it came from before this frame (this frame's own change is
             # the ball leaving when it is struck).
             side = self._cue_side[i].copy()
@@ -1059,9 +1059,11 @@ class VideoTracker:
 
     def _recheck_beside(self, state: TrackerState, i: int, at: FloatArray) -> None:
         """Have the detector re-measure, every ``settle_every`` frames for ``settle_for``
-        frames, the balls long at rest that ball ``i``, come to rest (or crept on) at ``at``,
-        can have pushed (:func:`~vision.tracking.pushes.pushable`): one it pushed off its
-        anchor is found moved (:meth:`_pushed`); one it did not stays at its anchor.
+        frames, the balls at rest that ball ``i``, come to rest (or crept on) at ``at``, can
+        have pushed (:func:`~vision.tracking.pushes.pushable`): one long at rest that it pushed
+        off its anchor is found moved (:meth:`_pushed`), one that it did not stays at its
+        anchor; an object ball only just at rest that a moving ball came within reach of
+        (:meth:`_struck`) is measured afresh.
 
         Why: a ball at rest is re-measured only when the picture round it changes, and a ball
         rolled up against another pushes it a few millimetres, a pixel at the far end of a
@@ -1074,11 +1076,22 @@ class VideoTracker:
         times the detector's rest measurements of the 1080p60 speed render, a break-off whose
         reds come to rest all over the pack (321 to 4340); within reach and in front, every
         ``settle_every`` frames and once per rest, 329 to 434.
+        Not only the balls long at rest: the white that came up to the green slowly set it
+        creeping (12 mm in half a second), and the green, measured afresh as the white came
+        near and anchored there a few frames before, was carried there while it crept (its
+        thumbnail, green on green, changed too little); the event stage took the rest as the
+        white stopped and TOUCHING BALL was called on an 11 mm gap (a rendered 1080p60 free
+        ball, seed 143). But not every ball only just at rest: one that rolled to rest itself
+        is measured as it settles, and re-measured in turn, a red come to rest by a touching
+        white had the white re-measured in the blob it made with the red it touched, 7 mm off
+        it (seed 145, a touching ball).
         """
         sch = self.schedule
-        long_at_rest = np.all(np.isfinite(self._anchor), axis=1) & (self._anchor_age >= sch.settle_for)
-        on = long_at_rest & (state.state != TrackState.ABSENT)
-        near = pushable(state.pos, state.radius, on, i, at, self._heading[i], sch.hold_radii, sch.push_cos)
+        at_rest = np.all(np.isfinite(self._anchor), axis=1)
+        long_at_rest = at_rest & (self._anchor_age >= sch.settle_for)
+        reached = at_rest & (self.frames - self._reached_at <= sch.settle_for)
+        on = (long_at_rest | reached) & (state.state != TrackState.ABSENT)
+        near = pushable(state.pos, state.radius, on, i, at, self._heading[i], sch.hold_radii, sch.ahead_cos)
         near &= ~self._recheck_given
         self._recheck_given |= near
         self._recheck_left[near] = sch.settle_for
