@@ -20,7 +20,8 @@ The steps:
    velocity noise, and a ball that was still must have been set moving (unless it rested
    in a pack, which passes the blow on). Near misses fail. A ball at rest set clearly
    moving with no contact found was hit by a moving ball the tracker lost, or whose track
-   followed something else, then: the one next measured within reach.
+   followed something else, then: the one next measured within reach. A white with no
+   contact at all after a strike that set balls moving hit the ball that left its spot first.
 4. **Pots** (:mod:`vision.events.exits`). A ball unseen at the end whose last fitted path
    crosses a pocket's mouth line heading in (not through a cushion's nose on the way) was
    potted in that pocket, unless its track gained speed on the way or went faster than the
@@ -47,7 +48,7 @@ from vision.events.candidates import find_candidates
 from vision.events.config import EventConfig
 from vision.events.contacts import ball_contact, cushion_contact, estimate_time, strike_time
 from vision.events.exits import exits
-from vision.events.unseen import pushes, rolled_up, unseen_hits
+from vision.events.unseen import pushes, rolled_up, unseen_hits, white_unseen_first
 
 __all__ = ["StrokeFrames", "StrokeOutcome", "analyse_stroke"]
 
@@ -133,6 +134,7 @@ def analyse_stroke(sf: StrokeFrames, cfg: EventConfig, final_window: int, t_min:
     events.extend(pushes(an, cands, final_window))
     events.extend(rolled_up(an, [e for e in events if isinstance(e, Collision)], final_window))
     events.extend(exits(an, final_window))
+    events.extend(white_unseen_first(an, [e for e in events if isinstance(e, Collision)]))
     t_floor = events[0].t if events and isinstance(events[0], Strike) else t_min
     events = [e if e.t >= t_floor else _retime(e, t_floor) for e in events]
     events.sort(key=lambda e: (e.t, not isinstance(e, Strike)))

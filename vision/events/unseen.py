@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -196,3 +197,49 @@ def rolled_up(an: Analysis, found: list[Collision], final_window: int) -> list[C
     t = float(t_w[hits[0]]) if len(hits) else float(t_w[-1])
     an.breaks[j].append(t)
     return [Collision(t=t, balls=white_first(names[w], names[j]))]
+
+
+def white_unseen_first(an: Analysis, collisions: Sequence[Collision]) -> list[Collision]:
+    """The white's first contact when none was found, from the ball it set moving: after the
+    strike, a ball at rest set moving over a ball's width was struck by the white or by a ball
+    the white set moving, so the ball that left its spot first is the one the white hit (of
+    those leaving within two frames of it, the one nearest where the white was last seen).
+
+    Why: the white's own contact is the only one the rules ask about (Section 3 Rule 12(b):
+    the first ball hit), and the tracker loses a fast white in its streak; a break-off's white
+    lost on its way into the pack, with the reds' own contacts all found, read as no ball
+    hit and FOUL AND A MISS (rendered 1080p60 break-offs, seeds 135 and 140). Nothing is
+    added when the white has any contact, when nothing moved (a miss), or when no strike was
+    found. Run after the pots are read (:func:`~vision.events.exits.exits`).
+    """
+    sf, cfg = an.sf, an.cfg
+    names = sf.ball_names
+    if an.t_strike is None or "white" not in names or any("white" in c.balls for c in collisions):
+        return []
+    white = names.index("white")
+    left: list[tuple[float, int]] = []
+    for j in range(len(names)):
+        if j == white or np.isnan(sf.start[j, 0]):
+            continue
+        idx = np.flatnonzero(sf.seen[:, j])
+        if (
+            len(idx) == 0
+            or float(np.max(np.hypot(*(sf.position[idx, j] - sf.start[j]).T))) <= 2.0 * cfg.radius
+        ):
+            continue
+        found = left_spot(an, j)
+        if found is not None and found[0] > an.t_strike:
+            left.append((found[0], j))
+    if not left:
+        return []
+    t0 = min(t for t, _ in left)
+    first = [j for t, j in left if t <= t0 + 2.0 * cfg.dt]
+    seen = np.flatnonzero(sf.seen[:, white] & (sf.times <= t0))
+    at = sf.position[seen[-1], white] if len(seen) else sf.start[white]
+    if np.all(np.isfinite(at)):
+        j = min(first, key=lambda b: float(np.hypot(*(sf.start[b] - at))))
+    else:
+        j = min(left)[1]
+    # (No break is put in either ball's path: neither path was read across the contact, and a
+    # break at the white's would have its pace, read before it, be a track on the cue.)
+    return [Collision(t=t0, balls=white_first(names[white], names[j]))]
