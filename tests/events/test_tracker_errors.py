@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pytest
 
-from adjudicator.eventlog import Collision, InputEvent, Place, Pot, Strike
+from adjudicator.eventlog import Collision, Cushion, InputEvent, Place, Pot, Strike
 from calibration.table import TABLE
 from tests.events.scenes import Position, keyframes, simulate
 from vision.events.infer import EventInferer, MeasuredRest, infer_tracks
@@ -377,6 +377,38 @@ def test_a_track_dragged_off_the_resting_white_and_back_is_no_stroke(
     strikes = [e.t for e in events if isinstance(e, Strike)]
     assert len(strikes) == 1 and abs(strikes[0] - 4.0) < 2.0 / FPS
     assert [e for e in events if isinstance(e, Place)] == []
+
+
+@pytest.mark.parametrize("seed", [27, 28])
+def test_a_track_riding_a_hand_to_a_cushion_and_leaping_back_is_no_stroke(seed: int) -> None:
+    """The resting white's track leaps onto the hand re-spotting a colour beside it, rides it
+    out to a cushion and leaps back onto the white, which never moved (a rendered 1080p60
+    red-then-colour, seed 132: FOUL AND A MISS, no ball hit). The track's leaps are faster
+    than any ball moves, so its cushion is no contact of the white's: no stroke, no place,
+    and the real stroke later is still found."""
+    home = (2758.0, 900.0)
+    paths = {
+        "white": [
+            (0.0, home),
+            (2.0, home),
+            (2.001, (2703.0, 700.0)),
+            (2.1, (2696.0, 560.0)),
+            (2.25, (2714.0, 480.0)),
+            (2.45, (2720.0, 40.0)),
+            (2.5, (2700.0, 120.0)),
+            (2.501, home),
+            (4.0, home),
+            (4.5, (2458.0, 900.0)),
+            (4.501, (2458.0, 900.0)),
+        ],
+        "red1": [(0.0, (1500.0, 1400.0))],
+    }
+    tracks = sample(keyframes(paths, [], end=6.0), seed=seed)
+    events = infer_tracks(tracks, noise_mm=NOISE)
+    strikes = [e.t for e in events if isinstance(e, Strike)]
+    assert len(strikes) == 1 and abs(strikes[0] - 4.0) < 2.0 / FPS
+    assert [e for e in events if isinstance(e, Place)] == []
+    assert [e for e in events if isinstance(e, Cushion)] == []
 
 
 @pytest.mark.parametrize(("hand", "unseen", "seed"), [((183.0, 790.0), 1, 23), ((300.0, 1100.0), 2, 24)])

@@ -107,7 +107,10 @@ class Replaced:
             # called a miss on a white that never moved). A ball whose track went no ball's
             # way moved nothing (a rendered red-then-colour, seed 103, broadcast camera: the
             # green under the striker's arm, its track riding the arm about, "hit a cushion").
-            astray = {b for b in range(len(self.names)) if b != w and self._astray(b, frames)}
+            # The white's own track too: one that rode the hand re-spotting a colour out to a
+            # cushion and leapt back onto the white, which never moved, "hit a cushion" and
+            # read as a stroke that hit no ball (a rendered red-then-colour, seed 132).
+            astray = {b for b in range(len(self.names)) if self._astray(b, frames)}
             touched = any(
                 not isinstance(e, Strike) and not {self.names.index(n) for n in _balls_of(e)} <= astray
                 for e in events
