@@ -379,14 +379,24 @@ def test_a_track_dragged_off_the_resting_white_and_back_is_no_stroke(
     assert [e for e in events if isinstance(e, Place)] == []
 
 
-@pytest.mark.parametrize("seed", [27, 28])
-def test_a_track_riding_a_hand_to_a_cushion_and_leaping_back_is_no_stroke(seed: int) -> None:
+@pytest.mark.parametrize(
+    ("home_y", "unseen", "seed"),
+    [
+        (900.0, 0, 27),  # back 860 mm in a frame: faster than any ball
+        (900.0, 0, 28),
+        (461.0, 2, 29),  # back 420 mm over three frames, unseen between: too fast to stop dead
+    ],
+)
+def test_a_track_riding_a_hand_to_a_cushion_and_leaping_back_is_no_stroke(
+    home_y: float, unseen: int, seed: int
+) -> None:
     """The resting white's track leaps onto the hand re-spotting a colour beside it, rides it
     out to a cushion and leaps back onto the white, which never moved (a rendered 1080p60
-    red-then-colour, seed 132: FOUL AND A MISS, no ball hit). The track's leaps are faster
-    than any ball moves, so its cushion is no contact of the white's: no stroke, no place,
-    and the real stroke later is still found."""
-    home = (2758.0, 900.0)
+    red-then-colour, seed 132: FOUL AND A MISS, no ball hit). A leap faster than any ball
+    moves, or a ball's that fast stopping dead where it rested, is the track's: its cushion
+    is no contact of the white's: no stroke, no place, and the real stroke later is still
+    found."""
+    home = (2758.0, home_y)
     paths = {
         "white": [
             (0.0, home),
@@ -398,13 +408,17 @@ def test_a_track_riding_a_hand_to_a_cushion_and_leaping_back_is_no_stroke(seed: 
             (2.5, (2700.0, 120.0)),
             (2.501, home),
             (4.0, home),
-            (4.5, (2458.0, 900.0)),
-            (4.501, (2458.0, 900.0)),
+            (4.5, (2458.0, home_y)),
+            (4.501, (2458.0, home_y)),
         ],
         "red1": [(0.0, (1500.0, 1400.0))],
     }
     tracks = sample(keyframes(paths, [], end=6.0), seed=seed)
-    events = infer_tracks(tracks, noise_mm=NOISE)
+    w = tracks.ball_names.index("white")
+    state = tracks.state.copy()
+    k = _frame_after(tracks, 2.5)
+    state[k - unseen : k, w] = TrackState.PREDICTED
+    events = infer_tracks(with_tracks(tracks, tracks.position, state), noise_mm=NOISE)
     strikes = [e.t for e in events if isinstance(e, Strike)]
     assert len(strikes) == 1 and abs(strikes[0] - 4.0) < 2.0 / FPS
     assert [e for e in events if isinstance(e, Place)] == []

@@ -107,10 +107,13 @@ class Replaced:
             # called a miss on a white that never moved). A ball whose track went no ball's
             # way moved nothing (a rendered red-then-colour, seed 103, broadcast camera: the
             # green under the striker's arm, its track riding the arm about, "hit a cushion").
-            # The white's own track too: one that rode the hand re-spotting a colour out to a
-            # cushion and leapt back onto the white, which never moved, "hit a cushion" and
-            # read as a stroke that hit no ball (a rendered red-then-colour, seed 132).
+            # The white's own track too, or one that came back onto its spot too fast to stop
+            # there: one that rode the hand re-spotting a colour out to a cushion and leapt
+            # back (400 mm in three frames) onto the white, which never moved, "hit a cushion"
+            # and read as a stroke that hit no ball (a rendered red-then-colour, seed 132).
             astray = {b for b in range(len(self.names)) if self._astray(b, frames)}
+            if self._landed_dead(frames, mean):
+                astray.add(w)
             touched = any(
                 not isinstance(e, Strike) and not {self.names.index(n) for n in _balls_of(e)} <= astray
                 for e in events
@@ -189,6 +192,23 @@ class Replaced:
             if float(np.hypot(*(p1 - p0))) > self.cfg.still_mm + MAX_BALL_SPEED * dt:
                 return True
         return False
+
+    def _landed_dead(self, frames: Sequence[TrackFrame], end: FloatArray) -> bool:
+        """Whether the white's track came back onto ``end`` (where it rests) by a step, per
+        frame, that a ball cannot stop from where it landed touching nothing
+        (:meth:`_stops_short`): the step from its last sighting over a diameter off ``end`` to
+        the next. (Not the step to the first sighting that stays near: the track jitters a
+        radius about a ball it has just landed on.)"""
+        w = self.white
+        seen = [f for f in frames if f.seen[w]]
+        far = [float(np.hypot(*(f.position[w] - end))) > 2.0 * self.cfg.radius for f in seen]
+        if not any(far) or far[-1]:
+            return False
+        k = len(far) - 1 - far[::-1].index(True)
+        a, b = seen[k], seen[k + 1]
+        step = float(np.hypot(*(b.position[w] - a.position[w]))) / max(b.index - a.index, 1)
+        left = float(np.hypot(*(b.position[w] - end))) + self.cfg.strike_mm
+        return self._stops_short(step - self.cfg.move_mm, left)
 
     def _stops_short(self, step_mm: float, left_mm: float) -> bool:
         """Whether a ball that moved ``step_mm`` in one frame cannot have stopped within
