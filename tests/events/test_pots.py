@@ -459,3 +459,37 @@ def test_a_colour_lost_far_short_and_gone_for_good_is_potted(
     lost, _ = lose_short(tracks, "pink", 450.0, state)
     expected = [("pink", "top_right")] if potted else []
     assert pots(infer_tracks(lost, noise_mm=NOISE, hidden=view(len(lost.times)))) == expected
+
+
+@pytest.mark.parametrize(
+    ("speed", "behind_mm", "seed"), [(1800.0, 30.0, 31), (2500.0, 15.0, 32), (1400.0, 40.0, 33)]
+)
+def test_a_ball_whose_name_a_still_blob_takes_at_the_jaws_is_potted(
+    speed: float, behind_mm: float, seed: int
+) -> None:
+    """The red rolls into the mouth, and a frame after its last sighting its name is taken by a
+    blob in the jaw's shade a few centimetres behind it, which stands there a while and
+    vanishes before the balls come to rest (a rendered 1080p60 red-then-colour, seed 142: for
+    0.6 s while the white rolled on; the green read as stopped by the jaws). A ball rolling
+    that fast cannot stop dead there touching no ball: potted."""
+    tracks = tracks_from_timeline(
+        pot_scene(speed), CameraNoise(fps=FPS, noise_mm=NOISE, dropout=0.0), np.random.default_rng(seed)
+    )
+    lost, k = lose_short(tracks, "red1", 120.0, TrackState.ABSENT)
+    b = lost.ball_names.index("red1")
+    pos, state = lost.position.copy(), lost.state.copy()
+    heading = tracks.position[k - 1, b] - tracks.position[k - 2, b]
+    ghost = tracks.position[k - 1, b] - heading / np.hypot(*heading) * behind_mm
+    stand = int(0.6 * FPS)
+    pos[k : k + stand, b] = ghost
+    state[k : k + stand, b] = TrackState.SEEN
+    # The white rolls on meanwhile (a follow-through), so the stroke outlasts the blob.
+    w = lost.ball_names.index("white")
+    on = np.clip(lost.times - lost.times[k - 3], 0.0, 1.2)
+    pos[:, w] += np.outer(on * 150.0, heading / np.hypot(*heading))
+    events = infer_tracks(
+        Tracks(lost.ball_names, lost.times, pos, lost.pixel, state),
+        noise_mm=NOISE,
+        hidden=view(len(lost.times)),
+    )
+    assert pots(events) == [("red1", "top_right")]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -9,7 +10,7 @@ import numpy.typing as npt
 
 from adjudicator.eventlog import InputEvent, OffTable, Pot
 from vision.events.analysis import Analysis
-from vision.events.config import GRAVITY, MAX_BALL_SPEED, ROLLING_RESISTANCE, EventConfig
+from vision.events.config import GRAVITY, MAX_BALL_SPEED, ROLLING_RESISTANCE, SLIDING_FRICTION, EventConfig
 from vision.events.contacts import left_spot
 from vision.events.geometry import PocketEntry, at_mouth, nearest_cushion, past_mouth, pocket_entry
 from vision.events.kinematics import Motion
@@ -36,6 +37,10 @@ def exits(an: Analysis, final_window: int) -> list[InputEvent]:
             ev = exit_after(an, b, int(idx[-1]), off_at_end=bool(sf.absent[-1, b]), for_good=True)
             if ev is None and (k_path := _before_glimpse(an, b, idx)) != idx[-1]:
                 ev = exit_after(an, b, k_path, off_at_end=False, for_good=True)
+            for k_path in _before_dead_stop(an, b, idx) if ev is None else []:
+                ev = exit_after(an, b, k_path, off_at_end=False, for_good=True)
+                if ev is not None:
+                    break
             if ev is None:
                 ev = struck_in(an, b, int(idx[-1]))
             if ev is None:
@@ -77,6 +82,55 @@ def _before_glimpse(an: Analysis, b: int, idx: npt.NDArray[np.intp]) -> int:
         if step > 2.0 * speed * gap + 2.0 * cfg.radius:
             return a
     return int(idx[-1])
+
+
+#: Sightings standing still at the end of a track that make a still run (see
+#: :func:`_before_dead_stop`): more than a frame or two of a track lost as it moves.
+STILL_RUN = 3
+
+
+def _before_dead_stop(an: Analysis, b: int, idx: npt.NDArray[np.intp]) -> list[int]:
+    """The frames ball ``b`` may last have been seen on its own path, latest first, when its
+    track ends standing still where the ball, at the pace it was last seen rolling, cannot
+    have stopped (it rolls ``v^2 / (2 mu g)`` on at least, ``SLIDING_FRICTION``), with no
+    ball contact of its own then: the fit window of sightings before the still run (the last
+    ones may be glimpses of something else, and a jaw's contacts read off them cut its path
+    short); none otherwise.
+
+    Why: a ball rolling into a corner pocket at 1.9 m/s had its name taken, two frames after
+    its last clear sighting, by a blob in the jaw's shade 30 mm behind it, which stood there
+    for 0.6 s and vanished: the ball read as stopped by the jaws, and the pot was missed (a
+    rendered 1080p60 red-then-colour, seed 142). Only a ball-ball contact stops a ball dead
+    (a stun shot's white); a cushion or a jaw sends it back at most of its pace.
+    """
+    sf, cfg = an.sf, an.cfg
+    end = sf.position[idx[-1], b]
+    s = len(idx) - 1
+    while s > 0 and float(np.hypot(*(sf.position[idx[s - 1], b] - end))) <= cfg.still_mm:
+        s -= 1
+    if s < 3 or len(idx) - s < STILL_RUN:
+        return []  # (no path before it, or no still run: the track was lost moving)
+    a = int(idx[s - 1])
+    t_a, t_s = float(sf.times[a]), float(sf.times[idx[s]])
+    name = sf.ball_names[b]
+    cushions = {c.t for c in an.cushion_events if c.ball == name}
+    if any(t_a - cfg.dt <= t <= t_s + cfg.dt and t not in cushions for t in an.breaks[b]):
+        return []  # a ball's contact can stop it dead
+    # Its fastest pace over the window before the run: the last steps may be glimpses.
+    window = idx[:s][-(cfg.fit_frames + 1) :]
+    speed = (
+        max(
+            float(np.hypot(*(sf.position[k1, b] - sf.position[k0, b])))
+            / max(float(sf.times[k1] - sf.times[k0]), cfg.dt)
+            for k0, k1 in itertools.pairwise(window)
+        )
+        if len(window) >= 2
+        else 0.0
+    )
+    room = float(np.hypot(*(sf.position[idx[s], b] - sf.position[a, b]))) + cfg.still_mm
+    if speed * speed / (2.0 * SLIDING_FRICTION * GRAVITY) <= room:
+        return []
+    return [int(k) for k in window[::-1]]
 
 
 #: How much faster than the white was ever measured going in a stroke a ball may be measured
