@@ -10,12 +10,13 @@ only the balls in reach and in front are re-measured, every ``settle_every`` fra
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
+from vision.detection.colour import colour_index
 from vision.detection.detections import BallDetections
 from vision.tracking.pushes import pushable
 from vision.tracking.rest_report import SPOT_HELD_RADII, reported_spot
@@ -205,3 +206,23 @@ def test_a_ball_the_whole_table_search_moved_in_a_pack_keeps_its_fine_change(
             video.spots.spot_at, before[1]
         ), name
     assert np.array_equal(video.spots.spot[1], before[0][1])  # (the other, not still, untouched)
+
+
+@pytest.mark.parametrize(("packed", "rechecked"), [(False, True), (True, False)])
+def test_a_ball_cut_off_the_path_is_rechecked_unless_in_a_pack_of_its_colour(
+    packed: bool, rechecked: bool
+) -> None:
+    """A ball the one come to rest cut 67 degrees off its path (a free ball's brown, pushed
+    11 mm: seed 145) is re-measured; one as far round in a pack of its colour is not (a
+    break-off's reds level with a red come to rest, re-measured, swapped names: seed 101)."""
+    at = (50.0, 40.0)
+    cut = (at[0] + 2 * R * 0.39, at[1] + 2 * R * 0.92)
+    partner = (cut[0] + 2 * R, cut[1]) if packed else (cut[0] + 20 * R, cut[1])
+    video = _video([(300.0, 300.0), at, cut, partner], [100, 1, SCHED.settle_for, SCHED.settle_for])
+    red = colour_index("red")
+    video.tracker.state = replace(
+        video.tracker.state, colour=np.array([colour_index("white"), red, red, red])
+    )
+    video._heading[1] = EAST
+    video._recheck_beside(video.tracker.state, 1, np.array(at))
+    assert bool(video._recheck_left[2] > 0) is rechecked

@@ -88,7 +88,9 @@ class ScheduleConfig:
             degrees) a free ball's white that cut the brown 67 degrees off its path had the
             brown, pushed 11 mm, carried where it stood (TOUCHING BALL called on a 9.8 mm
             gap; a rendered 1080p60 clip, seed 145). Under 0.25 (75 degrees) the ball is level
-            with it: a pack's reds beside a red come to rest.
+            with it: a pack's reds beside a red come to rest. Only for a ball not in a pack of
+            its colour: a break-off's pack reds within it were re-measured and swapped names
+            (seed 101, broadcast: 2 red switches to 4); in a pack ``push_cos`` stands.
         depart_radii: least shift (ball radii) of a resting cue ball's picture since it came to
             rest (:mod:`vision.tracking.shift`) that, growing over ``depart_shifts`` frames away
             from the cue, is its departure: over ten times the shift measured on a still ball

@@ -1090,8 +1090,20 @@ class VideoTracker:
         at_rest = np.all(np.isfinite(self._anchor), axis=1)
         long_at_rest = at_rest & (self._anchor_age >= sch.settle_for)
         reached = at_rest & (self.frames - self._reached_at <= sch.settle_for)
-        on = (long_at_rest | reached) & (state.state != TrackState.ABSENT)
+        on = at_rest & (state.state != TrackState.ABSENT)
+        straight = pushable(
+            state.pos, state.radius, on, i, at, self._heading[i], sch.hold_radii, sch.push_cos
+        )
+        straight &= long_at_rest
         near = pushable(state.pos, state.radius, on, i, at, self._heading[i], sch.hold_radii, sch.ahead_cos)
+        near &= long_at_rest | reached
+        speed = np.hypot(state.vel[:, 0], state.vel[:, 1])
+        for k in np.flatnonzero(near & ~straight):
+            # Cut or just reached: only a ball not in a pack of its colour besides ball i
+            # (re-measured there, a break-off's reds, level with a red come to rest, swapped
+            # names).
+            near[k] = not self._packed(state, int(k), speed, leave_out=i)
+        near |= straight
         near &= ~self._recheck_given
         self._recheck_given |= near
         self._recheck_left[near] = sch.settle_for
@@ -1503,9 +1515,10 @@ class VideoTracker:
             self._anchor[i] = np.nan
         return close
 
-    def _packed(self, state: TrackerState, i: int, speed: FloatArray) -> bool:
+    def _packed(self, state: TrackerState, i: int, speed: FloatArray, leave_out: int = -1) -> bool:
         """Whether ball ``i`` of known colour, slow (unblurred), touches another ball of its colour
-        (a red, a red): then the detector, not the colour search, measures it.
+        (a red, a red; not ball ``leave_out``): then the detector, not the colour search,
+        measures it.
 
         Why: the colour search splits a blob of touching balls at its distance transform's
         peaks, and inside a pack of reds the deepest points lie between the balls, not at their
@@ -1520,6 +1533,8 @@ class VideoTracker:
         if state.colour[i] < 0 or speed[i] > self.schedule.pack_speed * r:
             return False
         others = state.others_on_table(i) & (state.colour == state.colour[i])
+        if leave_out >= 0:
+            others[leave_out] = False
         if not np.any(others):
             return False
         d = np.linalg.norm(state.pos[others] - state.pos[i], axis=1)
