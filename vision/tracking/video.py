@@ -1063,7 +1063,7 @@ class VideoTracker:
         have pushed (:func:`~vision.tracking.pushes.pushable`): one long at rest that it pushed
         off its anchor is found moved (:meth:`_pushed`), one that it did not stays at its
         anchor; an object ball only just at rest that a moving ball came within reach of
-        (:meth:`_struck`) is measured afresh.
+        (:meth:`_struck`), not in a pack of its colour, is measured afresh.
 
         Why: a ball at rest is re-measured only when the picture round it changes, and a ball
         rolled up against another pushes it a few millimetres, a pixel at the far end of a
