@@ -20,10 +20,8 @@ The steps:
    velocity noise, and a ball that was still must have been set moving (unless it rested
    in a pack, which passes the blow on). Near misses fail. A ball at rest set clearly
    moving with no contact found was hit by a moving ball the tracker lost, or whose track
-   followed something else, then: the one next measured within reach. A ball that left its
-   spot after the strike and before the white's first contact found (or with none found)
-   was set moving by a contact of the white's that was missed: the first to leave is the
-   ball the white hit.
+   followed something else, then: the one next measured within reach. A white with no
+   contact at all after a strike that set balls moving hit the ball that left its spot first.
 4. **Pots** (:mod:`vision.events.exits`). A ball unseen at the end whose last fitted path
    crosses a pocket's mouth line heading in (not through a cushion's nose on the way) was
    potted in that pocket, unless its track gained speed on the way or went faster than the

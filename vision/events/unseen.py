@@ -15,10 +15,6 @@ from vision.events.analysis import Analysis, Candidate, white_first
 from vision.events.contacts import left_spot, within_reach
 from vision.events.kinematics import Motion, contact_time_balls
 
-#: A ball's departure this many frames or more before the white's first contact found was not
-#: set moving by that contact (a struck ball's departure is timed to a frame or two).
-BEFORE_WHITE_FRAMES = 3.0
-
 #: How long either side of a ball's measured departure a ball measured beside it counts as the
 #: one that set it moving (s): three frames at 30 fps.
 BESIDE_S = 0.1
@@ -204,46 +200,35 @@ def rolled_up(an: Analysis, found: list[Collision], final_window: int) -> list[C
 
 
 def white_unseen_first(an: Analysis, collisions: Sequence[Collision]) -> list[Collision]:
-    """The white's first contact when it was not found, from the ball it set moving: after the
+    """The white's first contact when none was found, from the ball it set moving: after the
     strike, a ball at rest set moving over a ball's width was struck by the white or by a ball
-    the white set moving, so a ball that left its spot before the white's first contact found
-    (or with none found) was set moving by a contact of the white's that was missed, and the
-    ball that left first is the one the white hit (of those leaving within two frames of it,
-    the one nearest where the white was last seen).
+    the white set moving, so the ball that left its spot first is the one the white hit (of
+    those leaving within two frames of it, the one nearest where the white was last seen).
 
     Why: the white's own contact is the only one the rules ask about (Section 3 Rule 12(b):
     the first ball hit), and the tracker loses a fast white in its streak; a break-off's white
     lost on its way into the pack, with the reds' own contacts all found, read as no ball
-    hit and FOUL AND A MISS (rendered 1080p60 break-offs, seeds 135 and 140), or, found again
-    as it came back up the table and hit the pink, as the pink hit first (seed 137). A
-    departure must come :data:`BEFORE_WHITE_FRAMES` frames before the white's first contact
-    found (a struck ball's departure is timed to a frame or two), and the ball must end the
-    stroke off its spot (a track can leave a ball and come back to it). Nothing is added when
-    nothing moved before it (a miss), or when no strike was found. Run after the pots are read
-    (:func:`~vision.events.exits.exits`).
+    hit and FOUL AND A MISS (rendered 1080p60 break-offs, seeds 135 and 140). Nothing is
+    added when the white has any contact, when nothing moved (a miss), or when no strike was
+    found. Run after the pots are read (:func:`~vision.events.exits.exits`).
     """
     sf, cfg = an.sf, an.cfg
     names = sf.ball_names
-    if an.t_strike is None or "white" not in names:
+    if an.t_strike is None or "white" not in names or any("white" in c.balls for c in collisions):
         return []
-    found_first = min((c.t for c in collisions if "white" in c.balls), default=math.inf)
     white = names.index("white")
     left: list[tuple[float, int]] = []
     for j in range(len(names)):
         if j == white or np.isnan(sf.start[j, 0]):
             continue
         idx = np.flatnonzero(sf.seen[:, j])
-        if len(idx) == 0:
-            continue
-        away = np.hypot(*(sf.position[idx, j] - sf.start[j]).T)
-        # Set moving, it ends elsewhere (or off the cloth): a track that went astray and came
-        # back onto a ball that never moved (the brown's, riding the striker's cue over its
-        # spot: a rendered red-then-colour, seed 137) is no departure.
-        back = bool(sf.seen[-1, j]) and float(away[-1]) <= 2.0 * cfg.radius
-        if float(np.max(away)) <= 2.0 * cfg.radius or back:
+        if (
+            len(idx) == 0
+            or float(np.max(np.hypot(*(sf.position[idx, j] - sf.start[j]).T))) <= 2.0 * cfg.radius
+        ):
             continue
         found = left_spot(an, j)
-        if found is not None and an.t_strike < found[0] < found_first - BEFORE_WHITE_FRAMES * cfg.dt:
+        if found is not None and found[0] > an.t_strike:
             left.append((found[0], j))
     if not left:
         return []
