@@ -19,6 +19,14 @@ from vision.events.pocket_view import APPROACH_MM
 SLIDING_FRICTION = 0.2
 #: Gravity (mm/s^2).
 GRAVITY = 9810.0
+
+
+def least_slide_mm(speed_mm_s: float) -> float:
+    """How far a ball moving at ``speed_mm_s`` goes on at least before it stops, touching
+    nothing: the cloth slows it by at most ``SLIDING_FRICTION * g``, so ``v^2 / (2 mu g)``."""
+    return speed_mm_s * speed_mm_s / (2.0 * SLIDING_FRICTION * GRAVITY)
+
+
 #: The fastest a ball moves on the cloth (mm/s): a power break-off sends the white at about
 #: 10 m/s (issue 5), and a struck ball leaves no faster than what hit it. A track's path any
 #: faster follows something else (a jump onto a highlight, a hand).

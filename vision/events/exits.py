@@ -10,7 +10,7 @@ import numpy.typing as npt
 
 from adjudicator.eventlog import InputEvent, OffTable, Pot
 from vision.events.analysis import Analysis
-from vision.events.config import GRAVITY, MAX_BALL_SPEED, ROLLING_RESISTANCE, SLIDING_FRICTION, EventConfig
+from vision.events.config import GRAVITY, MAX_BALL_SPEED, ROLLING_RESISTANCE, EventConfig, least_slide_mm
 from vision.events.contacts import left_spot
 from vision.events.geometry import PocketEntry, at_mouth, nearest_cushion, past_mouth, pocket_entry
 from vision.events.kinematics import Motion
@@ -92,7 +92,7 @@ STILL_RUN = 3
 def _before_dead_stop(an: Analysis, b: int, idx: npt.NDArray[np.intp]) -> list[int]:
     """The frames ball ``b`` may last have been seen on its own path, latest first, when its
     track ends standing still where the ball, at the pace it was last seen rolling, cannot
-    have stopped (it rolls ``v^2 / (2 mu g)`` on at least, ``SLIDING_FRICTION``), with no
+    have stopped (:func:`~vision.events.config.least_slide_mm`), with no
     ball contact of its own then: the fit window of sightings before the still run (the last
     ones may be glimpses of something else, and a jaw's contacts read off them cut its path
     short); none otherwise.
@@ -128,7 +128,7 @@ def _before_dead_stop(an: Analysis, b: int, idx: npt.NDArray[np.intp]) -> list[i
         else 0.0
     )
     room = float(np.hypot(*(sf.position[idx[s], b] - sf.position[a, b]))) + cfg.still_mm
-    if speed * speed / (2.0 * SLIDING_FRICTION * GRAVITY) <= room:
+    if least_slide_mm(speed) <= room:
         return []
     return [int(k) for k in window[::-1]]
 

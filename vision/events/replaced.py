@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from adjudicator.eventlog import Collision, Cushion, InputEvent, Place, Pot, Strike
 from vision.events.buffer import TrackFrame, still_mean
-from vision.events.config import GRAVITY, MAX_BALL_SPEED, SLIDING_FRICTION, EventConfig
+from vision.events.config import MAX_BALL_SPEED, EventConfig, least_slide_mm
 from vision.tracks import TrackState
 
 FloatArray = npt.NDArray[np.float64]
@@ -227,8 +227,7 @@ class Replaced:
         """
         if step_mm <= 0:
             return False
-        v = step_mm * self.cfg.fps
-        return v * v / (2.0 * SLIDING_FRICTION * GRAVITY) > left_mm + self.cfg.still_mm
+        return least_slide_mm(step_mm * self.cfg.fps) > left_mm + self.cfg.still_mm
 
     def _leapt(self, seen: Sequence[TrackFrame], k: int, end: FloatArray) -> bool:
         """Whether the white's track left its rest position (first off it at ``seen[k]``) faster

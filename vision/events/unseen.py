@@ -20,6 +20,23 @@ from vision.events.kinematics import Motion, contact_time_balls
 BESIDE_S = 0.1
 
 
+def _set_moving(an: Analysis, j: int) -> tuple[float, bool] | None:
+    """When ball ``j``, at rest as the stroke began, was set moving, and whether from a fitted
+    path (:func:`~vision.events.contacts.left_spot`); ``None`` for a ball not on the table
+    then, never seen, or never seen over a ball's width from its spot (a track's jitter, a
+    nudge)."""
+    sf = an.sf
+    if np.isnan(sf.start[j, 0]):
+        return None
+    idx = np.flatnonzero(sf.seen[:, j])
+    if (
+        len(idx) == 0
+        or float(np.max(np.hypot(*(sf.position[idx, j] - sf.start[j]).T))) <= 2.0 * an.cfg.radius
+    ):
+        return None
+    return left_spot(an, j)
+
+
 def unseen_hits(an: Analysis) -> list[Collision]:
     """Contacts whose striking ball the tracker did not see: a ball at rest set clearly
     moving (over a ball's width) with no contact found was hit by a moving ball that was
@@ -30,15 +47,7 @@ def unseen_hits(an: Analysis) -> list[Collision]:
     out: list[Collision] = []
     names = sf.ball_names
     for j in range(len(names)):
-        if np.isnan(sf.start[j, 0]):
-            continue
-        idx = np.flatnonzero(sf.seen[:, j])
-        if len(idx) == 0:
-            continue
-        disp = np.hypot(*(sf.position[idx, j] - sf.start[j]).T)
-        if float(disp.max()) <= 2.0 * cfg.radius:
-            continue
-        left = left_spot(an, j)
+        left = _set_moving(an, j)
         if left is None or not left[1]:
             continue
         t_d = left[0]
@@ -219,15 +228,7 @@ def white_unseen_first(an: Analysis, collisions: Sequence[Collision]) -> list[Co
     white = names.index("white")
     left: list[tuple[float, int]] = []
     for j in range(len(names)):
-        if j == white or np.isnan(sf.start[j, 0]):
-            continue
-        idx = np.flatnonzero(sf.seen[:, j])
-        if (
-            len(idx) == 0
-            or float(np.max(np.hypot(*(sf.position[idx, j] - sf.start[j]).T))) <= 2.0 * cfg.radius
-        ):
-            continue
-        found = left_spot(an, j)
+        found = None if j == white else _set_moving(an, j)
         if found is not None and found[0] > an.t_strike:
             left.append((found[0], j))
     if not left:
