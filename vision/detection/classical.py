@@ -91,6 +91,12 @@ REFINE_MIDDLE = 0.6
 REFINE_PASSES = 2
 #: Largest refinement (working pixels) taken as a correction rather than a distraction.
 REFINE_MAX_MOVE = 1.0
+#: ... or this many of the ball's radii (frame pixels), where that is more. Why: at a working
+#: scale of 1 (balls too small to halve) a working pixel is a frame pixel, and what touches a
+#: ball (a chalk line, its shade) pulls its blob a pixel or more; on a rendered 1080p free ball
+#: (balls five pixels in radius) the green's blob on the baulk-line and the D was 1.3 px off,
+#: its refinement of 1.05 px refused: 9 mm off its spot all clip.
+REFINE_MAX_RADII = 0.25
 #: Diameter (radii) of the disc a lone ball's blob is opened by for its core (a ball, two
 #: radii across, keeps its shape; a strip or wedge thinner than this beside it goes).
 CORE_DIAMETER = 1.6
@@ -507,10 +513,11 @@ def refine_centres(
     # Refining corrects the quantisation (under a working pixel); a bigger move was pulled
     # by something beside the ball (a shadow, a cue's tip), so the blob's centroid stands;
     # unless it stays that near the blob's round core, which such things do not pull.
-    take = np.hypot(u - u0, v - v0) <= REFINE_MAX_MOVE / s
+    limit = np.maximum(REFINE_MAX_MOVE / s, REFINE_MAX_RADII * rf)
+    take = np.hypot(u - u0, v - v0) <= limit
     if core is not None:
         cu, cv = (core[:, 0] + 0.5) / s - 0.5, (core[:, 1] + 0.5) / s - 0.5
-        take |= np.hypot(u - cu, v - cv) <= REFINE_MAX_MOVE / s
+        take |= np.hypot(u - cu, v - cv) <= limit
     out[take, 0] = (u[take] + 0.5) * s - 0.5
     out[take, 1] = (v[take] + 0.5) * s - 0.5
     return out
